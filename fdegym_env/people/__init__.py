@@ -1,0 +1,10 @@
+"""Scripted stakeholders: a pure state machine (:class:`People`) plus a pluggable topic router.
+
+The engine knows nothing about Gymnasium, so the single-agent env, the multi-agent env and other
+front ends share it.
+"""
+
+from fdegym_env.people.engine import ContactResult, People
+from fdegym_env.people.routers import LexicalRouter, RegexRouter, Router, make_router
+
+__all__ = ["People", "ContactResult", "Router", "RegexRouter", "LexicalRouter", "make_router"]

@@ -1,0 +1,288 @@
+"""The stakeholder state machine, with the reference harness's semantics on a simulated clock.
+
+Everything a message does — who answers, what it costs, which facts it releases, how the
+customer's calendar moves — is decided here, in the env process, out of the sandbox's reach.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from fdegym_env.clock import Clock, parse_time
+from fdegym_env.people.routers import MAX_TOPICS_PER_MESSAGE, Router
+
+DEFAULT_OUT_OF_PATIENCE = "Sorry, I'm in back-to-back meetings for the rest of the week."
+DEFAULT_OVERFLOW = ("That's what I can give you right now, I'm being pulled into something. "
+                    "Come back to me on the rest.")
+
+
+@dataclass
+class ContactResult:
+    """The outcome of one message. ``error`` is set (and nothing happened) for an unknown person."""
+
+    to: str
+    reply: str = ""
+    name: str = ""
+    tags: list[str] = field(default_factory=list)
+    facts: list[str] = field(default_factory=list)
+    cost: float = 0.0
+    at: str = ""
+    questions_left: int | None = None
+    error: str | None = None
+
+
+class People:
+    """Scripted stakeholders of one episode.
+
+    Args:
+        spec: validated people.yaml content (see :func:`fdegym_env.people.spec.validate_people`).
+        router: a :class:`~fdegym_env.people.routers.Router`.
+    """
+
+    def __init__(self, spec: dict[str, Any], router: Router):
+        self.spec = spec
+        self.router = router
+        self.people: dict[str, dict[str, Any]] = {p["id"]: p for p in spec["people"]}
+        clock = spec.get("clock")
+        self.clock_cfg = clock or {}
+        self.clock = Clock(clock.get("start") if clock else None)
+        self.show_budget = bool(spec.get("show_budget", True))
+        self.total_left: int | None = spec.get("total_questions")
+        self.asked = {pid: 0 for pid in self.people}
+        self.stalled: dict[str, int] = {}
+        self.stalled_at: dict[str, float] = {}
+        self.free_at: dict[str, dt.datetime] = {}
+        self.said: dict[str, list[str]] = {}
+        self.known: set[str] = set()
+        self.inbox_msgs: list[dict[str, Any]] = list(spec.get("inbox") or [])
+        self.inbox_seen: set[str] = set()
+        self.trial_cfg: dict[str, Any] = spec.get("trial") or {}
+        self.trials = 0
+        self.ledger: list[dict[str, Any]] = []
+
+    # --- bookkeeping -------------------------------------------------------------------------
+    @property
+    def has_clock(self) -> bool:
+        return self.clock.enabled
+
+    def stamp(self) -> str | None:
+        return self.clock.stamp() if self.has_clock else None
+
+    def _log(self, **rec: Any) -> None:
+        rec.setdefault("at", self.stamp())
+        rec.setdefault("hours", round(self.clock.hours, 4))
+        self.ledger.append(rec)
+
+    @property
+    def contact_cost(self) -> float:
+        return sum(r["cost"] for r in self.ledger)
+
+    def facts_obtained(self) -> list[str]:
+        return sorted({f for r in self.ledger for f in r["facts"]})
+
+    def _left(self, pid: str) -> int | None:
+        cap = self.people[pid].get("patience")
+        if cap is None:
+            return self.total_left
+        left = max(0, int(cap) - self.asked[pid])
+        return left if self.total_left is None else min(left, self.total_left)
+
+    def _cost(self, person: dict[str, Any]) -> float:
+        base = float(person.get("cost", 0.0))
+        if person.get("off_limits"):
+            return base
+        over = self.asked[person["id"]] > person.get("soft_limit", 10 ** 9)
+        return base * (float(person.get("over_factor", 3.0)) if over else 1.0)
+
+    def gone(self, person: dict[str, Any]) -> bool:
+        if "gone_after_hours" in person and self.has_clock and self.clock.minutes >= float(person["gone_after_hours"]) * 60:
+            return True
+        if person.get("gone_at") and self.has_clock and self.clock.now() >= parse_time(person["gone_at"]):
+            return True
+        if "gone_after_asks" in person and sum(self.asked.values()) >= int(person["gone_after_asks"]):
+            return True
+        return False
+
+    # --- the directory -------------------------------------------------------------------------
+    def directory(self) -> list[dict[str, Any]]:
+        out = []
+        for p in self.people.values():
+            gone = self.gone(p)
+            out.append({"id": p["id"], "name": p["name"], "role": p["role"], "blurb": p["blurb"],
+                        "reachable": not gone, "gone": (p.get("gone_label") or "no longer reachable") if gone else None,
+                        "questions_left": self._left(p["id"]) if self.show_budget else None})
+        return out
+
+    def unknown_person_message(self, to: str) -> str:
+        near = difflib.get_close_matches(str(to), list(self.people), n=1)
+        hint = f" Did you mean {near[0]!r}?" if near else ""
+        return f"Unknown person {to!r}.{hint} Use the `directory` tool to see who can be contacted."
+
+    # --- messages --------------------------------------------------------------------------------
+    def contact(self, to: str, message: str) -> ContactResult:
+        person = self.people.get(to)
+        if person is None:
+            return ContactResult(to=to, error=self.unknown_person_message(to))
+        if self.gone(person):
+            # Nobody is there: costs nothing, takes no time, releases nothing.
+            reply = person.get("gone_reply") or f"(automatic reply) {person['name']} is no longer reachable at this address."
+            self._log(to=to, message=message, tags=["gone"], facts=["F_gone:" + to], cost=0.0, n_asked=self.asked[to])
+            return ContactResult(to=to, reply=reply, name=person["name"], tags=["gone"], at=self.stamp() or "")
+        left, cost = self._left(to), 0.0
+        if left is not None and left <= 0:
+            reply, tags, facts = person.get("out_of_patience", DEFAULT_OUT_OF_PATIENCE), ["out_of_patience"], []
+        else:
+            self.asked[to] += 1
+            if self.total_left is not None:
+                self.total_left -= 1
+            cost = self._cost(person)
+            if person.get("off_limits") and not person.get("topics"):
+                reply, tags, facts = person["off_limits_reply"], ["off_limits"], ["F_off_limits:" + to]
+            elif person.get("off_limits"):
+                reply, tags, facts = self._answer(person, message)
+                tags, facts = ["off_limits"] + tags, ["F_off_limits:" + to] + facts
+            else:
+                reply, tags, facts = self._answer(person, message)
+        self.known.update(facts)
+        at = self.stamp() or ""
+        self._log(to=to, message=message, tags=tags, facts=facts, cost=cost, n_asked=self.asked[to])
+        if self.has_clock:
+            self.clock.advance(float(self.clock_cfg.get("ask_minutes", 120)))
+        return ContactResult(to=to, reply=reply, name=person["name"], tags=tags, facts=facts, cost=cost, at=at,
+                             questions_left=self._left(to) if self.show_budget else None)
+
+    def releasable(self, person_id: str, message: str) -> tuple[str, list[str], list[str]]:
+        """What the script would answer, without changing any state (for stakeholder agents)."""
+        import copy
+        shadow = copy.copy(self)
+        shadow.stalled, shadow.stalled_at, shadow.free_at = dict(self.stalled), dict(self.stalled_at), dict(self.free_at)
+        shadow.said = {k: list(v) for k, v in self.said.items()}
+        return shadow._answer(self.people[person_id], message)
+
+    def _answer(self, person: dict[str, Any], message: str) -> tuple[str, list[str], list[str]]:
+        earlier = self.said.setdefault(person["id"], [])
+        matched, gates = self.router.route(person, message, list(earlier))
+        earlier.append(message)
+        if not matched:
+            return person["fallback"], [], []
+        # An exclusive topic whose gate is met replaces everything else: a person who has just been
+        # persuaded does not also recite their old position.
+        for t in matched:
+            if t.get("exclusive") and gates.get(t["id"]):
+                matched = [t]
+                break
+        parts, tags, facts = [], [], []
+        now = self.clock.now()
+        for t in matched[:MAX_TOPICS_PER_MESSAGE]:
+            key = person["id"] + "/" + t["id"]
+            if not set(t.get("requires_facts", [])) <= self.known:
+                parts.append(t.get("requires_miss") or person["fallback"])
+                tags.append(t["id"] + ":needs_prior")
+                continue
+            if (t.get("gate") or t.get("requires")) and not gates.get(t["id"]):
+                parts.append(t.get("gate_miss") or t.get("requires_hint") or person["fallback"])
+                tags.append(t["id"] + ":gated")
+                continue
+            stalls = t.get("stall", [])
+            until = t.get("available_at")
+            past = bool(until and self.has_clock and now >= parse_time(until))
+            if self.stalled.get(key, 0) < len(stalls) and not past:
+                parts.append(stalls[self.stalled.get(key, 0)])
+                self.stalled[key] = self.stalled.get(key, 0) + 1
+                self.stalled_at[key] = self.clock.minutes
+                if t.get("available_after_hours") and self.has_clock:
+                    self.free_at[key] = now + dt.timedelta(hours=float(t["available_after_hours"]))
+                tags.append(t["id"] + ":stalled")
+                continue
+            if key in self.free_at and now < self.free_at[key]:
+                parts.append(t.get("stall_again") or stalls[-1])
+                tags.append(t["id"] + ":too_soon")
+                continue
+            if stalls and until and self.has_clock and not past and key in self.stalled:
+                parts.append(t.get("stall_again") or stalls[-1])
+                tags.append(t["id"] + ":too_soon")
+                continue
+            wait_s = float(t.get("stall_seconds", 0))
+            if stalls and wait_s and (self.clock.minutes - self.stalled_at.get(key, 0.0)) * 60 < wait_s:
+                parts.append(t.get("stall_again") or stalls[-1])
+                tags.append(t["id"] + ":too_soon")
+                continue
+            parts.append(t["answer"])
+            tags.append(t["id"])
+            facts.extend(t.get("facts", []))
+        if len(matched) > MAX_TOPICS_PER_MESSAGE:
+            parts.append(person.get("overflow") or DEFAULT_OVERFLOW)
+        return "\n\n".join(parts), tags, facts
+
+    # --- inbox -------------------------------------------------------------------------------------
+    def _arrived(self) -> list[dict[str, Any]]:
+        out = []
+        for m in self.inbox_msgs:
+            if "after_hours" in m and not (self.has_clock and self.clock.minutes >= float(m["after_hours"]) * 60):
+                continue
+            if "after_asks" in m and sum(self.asked.values()) < int(m["after_asks"]):
+                continue
+            if m.get("after_fact") and m["after_fact"] not in self.known:
+                continue
+            out.append(m)
+        return out
+
+    def inbox_new(self) -> int:
+        return sum(1 for m in self._arrived() if m["id"] not in self.inbox_seen)
+
+    def read_inbox(self) -> list[dict[str, Any]]:
+        arrived = self._arrived()
+        new = [m for m in arrived if m["id"] not in self.inbox_seen]
+        facts = [f for m in new for f in m.get("facts", [])]
+        if new:
+            self.inbox_seen.update(m["id"] for m in new)
+            self.known.update(facts)
+            self._log(to="inbox", message=f"read {len(new)} message(s)", tags=[m["id"] for m in new],
+                      facts=facts, cost=0.0, n_asked=0)
+        return [{"id": m["id"], "from": m["from"], "text": m["text"], "new": m in new} for m in arrived]
+
+    # --- time and trials ------------------------------------------------------------------------
+    def wait(self, hours: float) -> float:
+        """Advance the calendar; returns the cost of waiting. Needs a clock."""
+        if not self.has_clock:
+            raise ValueError("this engagement keeps no calendar, so there is nothing to wait for")
+        hours = max(0.0, min(float(hours), 24.0 * 14))
+        self.clock.advance(hours * 60)
+        cost = float(self.clock_cfg.get("wait_cost_per_day", 0.0)) * hours / 24.0
+        self._log(to="wait", message=f"waited {hours:g} h", tags=[], facts=[], cost=round(cost, 6), n_asked=0)
+        return cost
+
+    def trial(self, run_day: Callable[[int], dict[str, Any]]) -> tuple[int, str, float]:
+        """One trial day: ``run_day(day)`` runs the system and returns feedback. -> (day, feedback, cost)."""
+        self.trials += 1
+        n = self.trials
+        if n > int(self.trial_cfg.get("max_runs", 3)):
+            return n, self.trial_cfg.get("exhausted", "The trial window is used up."), 0.0
+        out = run_day(n)
+        costs = self.trial_cfg.get("cost", [0.0]) or [0.0]
+        cost = float(costs[min(n, len(costs)) - 1]) + float(out.get("extra_cost", 0.0))
+        facts = list(out.get("facts", []))
+        self.known.update(facts)
+        self._log(to="trial", message=f"trial day {n}", tags=list(out.get("topics", [])), facts=facts,
+                  cost=cost, n_asked=n, stats=out.get("stats"))
+        advance = float(self.trial_cfg.get("advance_hours", 0.0))
+        if advance and self.has_clock:
+            self.clock.advance(advance * 60)
+        return n, str(out.get("feedback", "")), cost
+
+    # --- discovery metrics (paper §5.3) --------------------------------------------------------------
+    def discovery(self, key_facts: list[str]) -> dict[str, Any]:
+        asked, by_person = 0, {}
+        for r in self.ledger:
+            if r["to"] in ("wait", "inbox", "trial") or r["tags"] == ["gone"]:
+                continue
+            asked += 1
+            by_person[r["to"]] = by_person.get(r["to"], 0) + 1
+        facts = set(self.facts_obtained())
+        key = set(key_facts)
+        return {"questions_asked": asked, "asked_by_person": by_person, "facts_obtained": sorted(facts),
+                "off_limits_contacts": sorted(f.split(":", 1)[1] for f in facts if f.startswith("F_off_limits:")),
+                "key_fact_coverage": round(len(facts & key) / len(key), 4) if key else None}

@@ -1,0 +1,70 @@
+"""Validation of people.yaml (the reference harness's npcs.json semantics, DESIGN §9)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PERSON_FIELDS = {"id", "name", "role", "blurb", "fallback", "patience", "out_of_patience", "cost", "soft_limit",
+                 "over_factor", "off_limits", "off_limits_reply", "gone_after_hours", "gone_at", "gone_after_asks",
+                 "gone_label", "gone_reply", "overflow", "topics", "misconceptions", "persona"}
+TOPIC_FIELDS = {"id", "about", "triggers", "requires", "gate", "gate_miss", "requires_hint", "answer", "facts",
+                "requires_facts", "requires_miss", "exclusive", "stall", "available_at", "available_after_hours",
+                "stall_again", "stall_seconds", "keywords"}
+TOP_FIELDS = {"people", "npcs", "total_questions", "show_budget", "clock", "inbox", "trial", "matcher"}
+
+
+def _err(where: str, msg: str) -> ValueError:
+    from fdegym_env.task import TaskFormatError
+    return TaskFormatError(f"{where}: {msg}")
+
+
+def validate_people(data: Any, where: str) -> dict[str, Any]:
+    """Check the structure and return a normalised copy (``people`` list, defaults filled)."""
+    if not isinstance(data, dict):
+        raise _err(where, "expected a mapping at the top level")
+    unknown = set(data) - TOP_FIELDS
+    if unknown:
+        raise _err(where, f"unknown top-level field(s): {', '.join(sorted(unknown))}")
+    people = data.get("people", data.get("npcs"))
+    if not isinstance(people, list) or not people:
+        raise _err(where, "field 'people' must be a non-empty list")
+    seen = set()
+    for i, p in enumerate(people):
+        w = f"people[{i}]"
+        if not isinstance(p, dict):
+            raise _err(where, f"{w} must be a mapping")
+        for k in ("id", "name", "role", "blurb"):
+            if not isinstance(p.get(k), str):
+                raise _err(where, f"{w}: field {k!r} must be a string")
+        if p["id"] in seen:
+            raise _err(where, f"{w}: duplicate id {p['id']!r}")
+        seen.add(p["id"])
+        bad = set(p) - PERSON_FIELDS
+        if bad:
+            raise _err(where, f"{w} ({p['id']}): unknown field(s): {', '.join(sorted(bad))}")
+        if p.get("off_limits") and not p.get("topics") and not isinstance(p.get("off_limits_reply"), str):
+            raise _err(where, f"{w} ({p['id']}): an off_limits person without topics needs 'off_limits_reply'")
+        p.setdefault("fallback", "Sorry, that's not something I can help with.")
+        p.setdefault("topics", [])
+        for j, t in enumerate(p["topics"]):
+            tw = f"{w} ({p['id']}).topics[{j}]"
+            if not isinstance(t, dict) or not isinstance(t.get("id"), str):
+                raise _err(where, f"{tw}: needs a string 'id'")
+            bad = set(t) - TOPIC_FIELDS
+            if bad:
+                raise _err(where, f"{tw} ({t['id']}): unknown field(s): {', '.join(sorted(bad))}")
+            if not isinstance(t.get("answer"), str):
+                raise _err(where, f"{tw} ({t['id']}): field 'answer' must be a string")
+            for k in ("triggers", "requires", "facts", "requires_facts", "stall"):
+                if k in t and not (isinstance(t[k], list) and all(isinstance(x, str) for x in t[k])):
+                    raise _err(where, f"{tw} ({t['id']}): field {k!r} must be a list of strings")
+    for i, m in enumerate(data.get("inbox") or []):
+        if not isinstance(m, dict) or not all(isinstance(m.get(k), str) for k in ("id", "from", "text")):
+            raise _err(where, f"inbox[{i}]: needs string fields 'id', 'from', 'text'")
+    out = dict(data)
+    out.pop("npcs", None)
+    out["people"] = people
+    out.setdefault("show_budget", True)
+    out.setdefault("inbox", [])
+    out.setdefault("trial", {})
+    return out

@@ -52,16 +52,12 @@ def load_task(task_id: str) -> Task:
 
 
 def gym_id(task_id: str) -> str:
-    return load_task(task_id).gym_id
-
-
-def register_task(task: Task, namespace: str = NAMESPACE) -> str:
-    env_id = f"{namespace}/{task.id}-v{task.version}"
-    if env_id not in gym.registry:
-        gym.register(id=env_id, entry_point="fdegym_env.env:FDEGymEnv",
-                     kwargs={"task": task.id if namespace == NAMESPACE else str(task.path)},
-                     max_episode_steps=int(task.limits["max_turns"]) + 1, disable_env_checker=False)
-    return env_id
+    """The registered Gymnasium id of a task (registering a task folder given by path)."""
+    task = load_task(task_id)
+    if task.gym_id not in gym.registry:
+        gym.register(id=task.gym_id, entry_point="fdegym_env.env:FDEGymEnv", kwargs={"task": task_id},
+                     max_episode_steps=int(task.limits["max_turns"]) + 1)
+    return task.gym_id
 
 
 def register_all() -> list[str]:

@@ -103,7 +103,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self.observation_space = spaces.Dict({
             "text": UnicodeText(max_length=MAX_OBS_CHARS),
             "turn": spaces.Box(0, np.iinfo(np.int32).max, shape=(1,), dtype=np.int64),
-            "hours": spaces.Box(0.0, np.inf, shape=(1,), dtype=np.float32),
+            "hours": spaces.Box(0.0, 1e7, shape=(1,), dtype=np.float32),
             "inbox_new": spaces.Box(0, np.iinfo(np.int32).max, shape=(1,), dtype=np.int64),
             "valid": spaces.Discrete(2),
         })

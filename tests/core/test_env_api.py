@@ -1,0 +1,157 @@
+"""The Gymnasium contract, on every registered task (DESIGN §4–6)."""
+
+from __future__ import annotations
+
+import json
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from fdegym_env.agents import make_agent, run_episode
+from fdegym_env.env import FDEGymEnv
+from fdegym_env.registry import gym_id
+from tests.conftest import TINY, task_params
+
+
+@pytest.mark.parametrize("task", task_params())
+def test_check_env_passes(task):
+    env = FDEGymEnv(task=task)
+    check_env(env, skip_render_check=True)
+    env.close()
+
+
+@pytest.mark.parametrize("task", task_params())
+@pytest.mark.parametrize("mode", ["dense", "sparse"])
+@pytest.mark.parametrize("agent", ["reference", "random", "do-nothing"])
+def test_return_equals_score(task, mode, agent):
+    env = gym.make(gym_id(task), reward_mode=mode)
+    result = run_episode(env, make_agent(agent), seed=3)
+    env.close()
+    assert result["return"] == result["score"], (result["return"], result["score"])
+    assert result["agent"] == agent
+
+
+def _play(task, seed, actions):
+    env = FDEGymEnv(task=task)
+    obs, info = env.reset(seed=seed)
+    trace = [(obs["text"], info)]
+    for a in actions:
+        obs, r, term, trunc, info = env.step(a)
+        trace.append((obs["text"], float(r), term, json.dumps(info, sort_keys=True, default=str),
+                      obs["hours"].tolist(), obs["inbox_new"].tolist()))
+        if term:
+            break
+    env.close()
+    return trace
+
+
+def _scripted_actions(task):
+    env = FDEGymEnv(task=task)
+    env.reset(seed=0)
+    people = [p["id"] for p in env.people.directory()]
+    env.close()
+    return [{"tool": "directory"}, {"tool": "list_files", "path": "."},
+            {"tool": "contact", "to": people[0], "message": "What changed recently and what breaks most?"},
+            {"tool": "run", "command": "ls -la system | head -20; python3 -c 'print(6*7)'"},
+            {"tool": "wait", "hours": 30}, {"tool": "inbox"}, {"tool": "nonsense"},
+            {"tool": "contact", "to": people[-1], "message": "Who owns the rules here?"},
+            {"tool": "submit"}]
+
+
+@pytest.mark.parametrize("task", task_params())
+def test_seeded_determinism(task):
+    actions = _scripted_actions(task)
+    assert _play(task, 11, actions) == _play(task, 11, actions)
+
+
+def test_malformed_actions_are_observations_not_exceptions():
+    env = FDEGymEnv(task=TINY)
+    env.reset(seed=0)
+    bad = [{"tool": "read_file"}, {"tool": "reed_file", "path": "x"}, "not json", 42,
+           {"tool": "read_file", "path": "/etc/passwd"}, {"tool": "read_file", "path": "../../x"},
+           {"tool": "wait", "hours": "soon"}, {"name": "contact", "arguments": "{bad json"},
+           {"tool": "contact", "to": "nobody", "message": "hi"}, {"tool": "edit_file", "path": "system/README.md",
+                                                                   "old": "no such text", "new": "x"}]
+    before = sorted(p.name for p in env.workspace.rglob("*"))
+    for i, a in enumerate(bad, 1):
+        obs, r, term, trunc, info = env.step(a)
+        assert info["last_action_error"], a
+        assert obs["valid"] == 0 and obs["text"].startswith("Error:")
+        assert r == 0.0 and not term and info["turn"] == i
+    assert sorted(p.name for p in env.workspace.rglob("*")) == before
+    assert "Did you mean 'read_file'" in env.step({"tool": "reed_file"})[4]["last_action_error"]
+    assert "Did you mean 'ops'" in env.step({"tool": "contact", "to": "opss", "message": "x"})[4]["last_action_error"]
+    env.close()
+
+
+def test_symlink_escape_is_refused():
+    env = FDEGymEnv(task=TINY)
+    env.reset(seed=0)
+    env.step({"tool": "run", "command": "ln -s /etc/hostname leak"})
+    obs, *_ , info = env.step({"tool": "read_file", "path": "leak"})
+    assert "outside the workspace" in info["last_action_error"]
+    env.close()
+
+
+def test_turn_limit_ends_with_grading():
+    env = FDEGymEnv(task=TINY, max_turns=3)
+    env.reset(seed=0)
+    for _ in range(2):
+        assert not env.step({"tool": "directory"})[2]
+    obs, r, term, trunc, info = env.step({"tool": "directory"})
+    assert term and not trunc
+    assert info["result"]["end_reason"] == "max_turns"
+    assert info["result"]["turns"] == 3
+    env.close()
+
+
+def test_customer_days_limit_ends_with_grading():
+    env = FDEGymEnv(task=TINY, max_customer_days=1)
+    env.reset(seed=0)
+    obs, r, term, trunc, info = env.step({"tool": "wait", "hours": 25})
+    assert term and info["result"]["end_reason"] == "max_customer_days"
+    env.close()
+
+
+def test_result_has_every_design_key():
+    env = gym.make(gym_id(TINY))
+    result = run_episode(env, make_agent("reference"), seed=0)
+    env.close()
+    for key in ("task", "variant", "level", "seed", "agent", "score", "uplift", "uplift_bounded", "contact_cost",
+                "incidents", "resolved", "end_reason", "turns", "key_fact_coverage", "facts_obtained",
+                "questions_asked", "kpi", "kpi_baseline", "kpi_reference", "isolation"):
+        assert key in result, key
+    assert result["score"] >= 0.95 and result["resolved"] and result["isolation"] == "bwrap"
+
+
+def test_score_formula_matches_paper():
+    from fdegym_env.grading import score
+    s = score(kpi=7.0, kpi_baseline=5.0, kpi_reference=9.0, incidents=[], contact_cost=0.1)
+    assert s["uplift"] == 0.5 and abs(s["score"] - 0.4) < 1e-12 and not s["resolved"]
+    s = score(kpi=9.0, kpi_baseline=5.0, kpi_reference=9.0, incidents=["x"], contact_cost=0.0)
+    assert s["uplift"] == 0.0 and s["score"] == 0.0 and not s["resolved"]
+    s = score(kpi=-20.0, kpi_baseline=5.0, kpi_reference=9.0, incidents=[], contact_cost=0.05)
+    assert s["uplift_bounded"] == -1.0 and abs(s["score"] + 1.05) < 1e-12
+    s = score(kpi=2.0, kpi_baseline=10.0, kpi_reference=2.0, incidents=[], contact_cost=0.0)  # minimised metric
+    assert s["uplift"] == 1.0 and s["resolved"]
+
+
+def test_observation_text_holds_real_text():
+    env = FDEGymEnv(task=TINY)
+    obs, _ = env.reset(seed=0)
+    assert env.observation_space.contains(obs)
+    assert "—" in env.step({"tool": "directory"})[0]["text"]
+    assert "observation" not in env.observation_space.spaces
+    env.close()
+
+
+def test_variant_and_level_via_options():
+    env = FDEGymEnv(task=TINY)
+    obs, info = env.reset(seed=0, options={"variant": "high", "level": "L0"})
+    assert info["variant"] == "high" and info["level"] == "L0"
+    assert "70" in obs["text"]  # the L0 brief states the rule, filled from the variant
+    with pytest.raises(ValueError, match="Did you mean 'high'"):
+        env.reset(seed=0, options={"variant": "hihg"})
+    env.close()

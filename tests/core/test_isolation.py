@@ -1,0 +1,42 @@
+"""From inside the sandbox, nothing that decides the score can be read (DESIGN §7–8)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import fdegym_env
+from fdegym_env.env import FDEGymEnv
+from fdegym_env.paths import cache_dir
+from fdegym_env.registry import load_task
+from tests.conftest import task_params
+
+
+@pytest.mark.parametrize("task", task_params())
+def test_task_files_package_and_caches_are_invisible(task):
+    env = FDEGymEnv(task=task)
+    env.reset(seed=0)
+    t = load_task(task)
+    package = Path(fdegym_env.__file__).parent
+    secrets = [t.path, t.path / "grader.py", t.path / "traffic.py", t.path / "solutions", package,
+               package / "grading.py", cache_dir(), env.workspace.parent, Path.home()]
+    for p in secrets:
+        obs, *_ = env.step({"tool": "run", "command": f"ls -la '{p}' 2>&1; cat '{p}' 2>&1 | head -3"})
+        text = obs["text"]
+        assert "No such file or directory" in text, (p, text)
+    obs, *_ = env.step({"tool": "run", "command": "python3 -c 'import fdegym_env' 2>&1; echo rc=$?"})
+    assert "ModuleNotFoundError" in obs["text"]
+    obs, *_ = env.step({"tool": "run", "command": "grep -rl 'def grade' / 2>/dev/null | grep -v '^/proc' | head"})
+    assert "/grader.py" not in obs["text"]
+    env.close()
+
+
+def test_workspace_is_the_only_writable_place():
+    from tests.conftest import TINY
+    env = FDEGymEnv(task=TINY)
+    env.reset(seed=0)
+    obs, *_ = env.step({"tool": "run", "command": "touch /usr/x 2>&1; touch /etc/x 2>&1; touch ok && echo wrote"})
+    assert "Read-only file system" in obs["text"] and "wrote" in obs["text"]
+    assert (env.workspace / "ok").exists()
+    env.close()

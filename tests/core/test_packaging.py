@@ -1,0 +1,36 @@
+"""The wheel installs fdegym_env with its sub-packages mapped from top-level folders (DESIGN §3)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow
+def test_wheel_imports_like_editable_install(tmp_path):
+    dist = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
+                    "-w", str(dist), str(ROOT)], check=True)
+    wheel = next(dist.glob("fdegym-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {n.split("/")[0] for n in names}
+    assert "wrappers" not in tops and "agents" not in tops and "tasks" not in tops, tops
+    assert any(n.startswith("fdegym_env/tasks/") and n.endswith("task.yaml") for n in names) or \
+        not list((ROOT / "tasks").glob("*/task.yaml"))
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
+                   check=True)
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import fdegym_env, fdegym_env.wrappers, fdegym_env.agents, "
+            "fdegym_env.tasks; from fdegym_env.registry import list_tasks, tasks_dir; "
+            "assert fdegym_env.__file__.startswith(sys.argv[1]), fdegym_env.__file__; "
+            "assert str(tasks_dir()).startswith(sys.argv[1]); print(len(list_tasks()))")
+    out = subprocess.run([sys.executable, "-c", code, str(target)], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    shipped = len(list((ROOT / "tasks").glob("*/task.yaml")))
+    assert int(out.stdout.strip()) == shipped

@@ -1,0 +1,84 @@
+"""Task loading: clear errors that name the file and field; the registry's "did you mean"."""
+
+from __future__ import annotations
+
+import shutil
+
+import gymnasium as gym
+import pytest
+import yaml
+
+import fdegym_env
+from fdegym_env.registry import list_tasks, load_task
+from fdegym_env.task import Task, TaskFormatError
+from tests.conftest import TINY
+
+
+def _copy(tmp_path):
+    dst = tmp_path / "tiny_task"
+    shutil.copytree(TINY, dst)
+    return dst
+
+
+def test_every_shipped_task_is_registered():
+    for tid in list_tasks():
+        assert load_task(tid).gym_id in gym.registry
+
+
+def test_unknown_task_id_suggests():
+    with pytest.raises(ValueError, match="Did you mean"):
+        load_task(list_tasks()[0][:-1] + "x" if list_tasks() else "tiny_tsk")
+
+
+def test_missing_field_names_file_and_field(tmp_path):
+    d = _copy(tmp_path)
+    data = yaml.safe_load((d / "task.yaml").read_text())
+    del data["metric"]
+    (d / "task.yaml").write_text(yaml.safe_dump(data))
+    with pytest.raises(TaskFormatError, match=r"task\.yaml: missing field 'metric'"):
+        Task.load(d)
+
+
+def test_wrong_type_names_field(tmp_path):
+    d = _copy(tmp_path)
+    data = yaml.safe_load((d / "task.yaml").read_text())
+    data["entry_points"] = "app.main"
+    (d / "task.yaml").write_text(yaml.safe_dump(data))
+    with pytest.raises(TaskFormatError, match="field 'entry_points' should be list, got str"):
+        Task.load(d)
+
+
+def test_unfilled_placeholder_is_an_error(tmp_path):
+    d = _copy(tmp_path)
+    (d / "briefs" / "L0.md").write_text("Rule: {{no_such_param}}")
+    t = Task.load(d)
+    with pytest.raises(TaskFormatError, match=r"L0\.md: placeholder \{\{no_such_param\}\}"):
+        t.brief("L0", t.variant("base"))
+
+
+def test_people_unknown_field_is_named(tmp_path):
+    d = _copy(tmp_path)
+    text = (d / "people.yaml").read_text().replace("patience: 3", "patients: 3")
+    (d / "people.yaml").write_text(text)
+    t = Task.load(d)
+    with pytest.raises(TaskFormatError, match=r"people\[0\] \(ops\): unknown field\(s\): patients"):
+        t.people_spec(t.variant("base"))
+
+
+def test_named_variant_needs_angle(tmp_path):
+    d = _copy(tmp_path)
+    (d / "variants.yaml").write_text("base:\n  params: {threshold: 1}\nother:\n  params: {threshold: 2}\n")
+    with pytest.raises(TaskFormatError, match="other: field 'angle'"):
+        Task.load(d)
+
+
+def test_variant_params_inherit_from_base():
+    t = Task.load(TINY)
+    assert t.variant("high").params == {"threshold": 70}
+    assert t.variant("base").key != t.variant("high").key
+
+
+def test_sample_variant_requires_sampler():
+    t = Task.load(TINY)
+    with pytest.raises(ValueError, match="no sampler.py"):
+        t.variant("sample:3")

@@ -124,7 +124,7 @@ def validate_task(task: Task, variants: list[str] | None = None, samples: int = 
         jobs.append((v, "reference", "reference", "reference", v.params))
         for s in solutions:
             jobs.append((v, s, _kind(s), s, v.params))
-        for gname, fn in generic_bypasses:
+        for gname, fn in (generic_bypasses if v is vs[0] else []):  # task-agnostic: once per task
             jobs.append((v, f"generic:{gname}", "generic_bypass",
                          (lambda ws, p, fn=fn: fn(ws, p, task.entry_points)), v.params))
         if v.name != "base":

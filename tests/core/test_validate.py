@@ -1,0 +1,48 @@
+"""Admission: validate passes on every shipped task and names the broken anchor of a broken one."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fdegym_env.bypasses import GENERIC_BYPASSES
+from fdegym_env.registry import list_tasks, load_task
+from fdegym_env.validate import format_report, validate_task
+
+ROOT = Path(__file__).resolve().parents[2]
+BROKEN = str(ROOT / "tests" / "fixtures" / "broken_task")
+
+
+@pytest.mark.parametrize("task", list_tasks())
+def test_validate_passes_on_named_variants(task):
+    report = validate_task(load_task(task), progress=False)
+    assert report.passed, format_report(report)
+    kinds = {r.kind for r in report.rows}
+    assert {"do_nothing", "literal", "reference", "shortcut", "bypass", "generic_bypass", "memorised"} <= kinds
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task", [t for t in list_tasks() if load_task(t).has_sampler])
+def test_validate_passes_on_sampled_variants(task):
+    report = validate_task(load_task(task), variants=["base"], samples=5, generic=False, progress=False)
+    assert report.passed, format_report(report)
+
+
+def test_broken_grader_fails_validate_naming_the_anchor():
+    out = subprocess.run([sys.executable, "-m", "fdegym_env.cli", "validate", BROKEN, "--variant", "base",
+                          "--no-generic", "--json"], capture_output=True, text=True)
+    assert out.returncode == 1, out.stderr
+    report = json.loads(out.stdout)
+    assert not report["passed"]
+    assert any("bypass_self_report on base" in f and "<= 0.05" in f for f in report["failures"]), report["failures"]
+
+
+def test_bypass_catalogue_is_documented_and_large_enough():
+    doc = (ROOT / "docs" / "bypasses.md").read_text()
+    assert len(GENERIC_BYPASSES) >= 30
+    for name in GENERIC_BYPASSES:
+        assert f"`{name}`" in doc, name

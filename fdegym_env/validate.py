@@ -127,7 +127,7 @@ def validate_task(task: Task, variants: list[str] | None = None, samples: int = 
         for gname, fn in (generic_bypasses if v is vs[0] else []):  # task-agnostic: once per task
             jobs.append((v, f"generic:{gname}", "generic_bypass",
                          (lambda ws, p, fn=fn: fn(ws, p, task.entry_points)), v.params))
-        if v.name != "base":
+        if v.name != "base" and v.name in task.variants:  # named variants only: a sample may draw base's truth
             jobs.append((v, "reference@base", "memorised", "reference", base.params))
     report = Report(task.id)
     it = jobs

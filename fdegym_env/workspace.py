@@ -13,6 +13,7 @@ from fdegym_env.paths import cache_dir, episodes_dir
 from fdegym_env.task import Task, Variant, render
 
 MAX_READ_LINES = 400
+FIXED_MTIME = 1767225600  # 2026-01-01T00:00Z: world files carry no build-time clock, so `ls -l` replays
 MAX_LINE_CHARS = 2000
 
 
@@ -36,6 +37,8 @@ def world_snapshot(task: Task, variant: Variant) -> Path:
             tmpl.unlink()
         if task.has_module("traffic") and hasattr(task.module("traffic"), "dev"):
             task.module("traffic").dev(dict(variant.params), build)
+        for p in sorted(build.rglob("*"), reverse=True) + [build]:
+            os.utime(p, (FIXED_MTIME, FIXED_MTIME), follow_symlinks=False)
         try:
             os.rename(build, dest)
         except OSError:  # another process built it first
@@ -53,6 +56,8 @@ def new_workspace(task: Task, variant: Variant, brief: str | None, parent: Path 
     shutil.copytree(world_snapshot(task, variant), ws, symlinks=True)
     if brief is not None:
         (ws / "TASK.md").write_text(brief, encoding="utf-8")
+        os.utime(ws / "TASK.md", (FIXED_MTIME, FIXED_MTIME))
+        os.utime(ws, (FIXED_MTIME, FIXED_MTIME))
     return ws
 
 

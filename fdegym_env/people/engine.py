@@ -31,6 +31,7 @@ class ContactResult:
     cost: float = 0.0
     at: str = ""
     questions_left: int | None = None
+    total_questions_left: int | None = None
     error: str | None = None
 
 
@@ -64,6 +65,15 @@ class People:
         self.ledger: list[dict[str, Any]] = []
 
     # --- bookkeeping -------------------------------------------------------------------------
+    @property
+    def deterministic(self) -> bool:
+        """Whether the same messages always get the same answers (False with the ``llm`` router)."""
+        return bool(getattr(self.router, "deterministic", True))
+
+    def total_questions_left(self) -> int | None:
+        """The shared budget left (``total_questions``), or None when unbounded or not shown."""
+        return self.total_left if self.show_budget else None
+
     @property
     def has_clock(self) -> bool:
         return self.clock.enabled
@@ -113,7 +123,8 @@ class People:
             gone = self.gone(p)
             out.append({"id": p["id"], "name": p["name"], "role": p["role"], "blurb": p["blurb"],
                         "reachable": not gone, "gone": (p.get("gone_label") or "no longer reachable") if gone else None,
-                        "questions_left": self._left(p["id"]) if self.show_budget else None})
+                        "questions_left": self._left(p["id"]) if self.show_budget else None,
+                        "total_questions_left": self.total_questions_left()})
         return out
 
     def unknown_person_message(self, to: str) -> str:
@@ -152,7 +163,8 @@ class People:
         if self.has_clock:
             self.clock.advance(float(self.clock_cfg.get("ask_minutes", 120)))
         return ContactResult(to=to, reply=reply, name=person["name"], tags=tags, facts=facts, cost=cost, at=at,
-                             questions_left=self._left(to) if self.show_budget else None)
+                             questions_left=self._left(to) if self.show_budget else None,
+                             total_questions_left=self.total_questions_left())
 
     def releasable(self, person_id: str, message: str) -> tuple[str, list[str], list[str]]:
         """What the script would answer, without changing any state (for stakeholder agents)."""
@@ -206,7 +218,9 @@ class People:
                 tags.append(t["id"] + ":too_soon")
                 continue
             wait_s = float(t.get("stall_seconds", 0))
-            if stalls and wait_s and (self.clock.minutes - self.stalled_at.get(key, 0.0)) * 60 < wait_s:
+            # ``stall_seconds`` (wall seconds in the harness) runs on the simulated clock here;
+            # without a calendar no time can pass, so it does not apply.
+            if stalls and wait_s and self.has_clock and (self.clock.minutes - self.stalled_at.get(key, 0.0)) * 60 < wait_s:
                 parts.append(t.get("stall_again") or stalls[-1])
                 tags.append(t["id"] + ":too_soon")
                 continue
@@ -251,8 +265,8 @@ class People:
             raise ValueError("this engagement keeps no calendar, so there is nothing to wait for")
         hours = max(0.0, min(float(hours), 24.0 * 14))
         self.clock.advance(hours * 60)
-        cost = float(self.clock_cfg.get("wait_cost_per_day", 0.0)) * hours / 24.0
-        self._log(to="wait", message=f"waited {hours:g} h", tags=[], facts=[], cost=round(cost, 6), n_asked=0)
+        cost = round(float(self.clock_cfg.get("wait_cost_per_day", 0.0)) * hours / 24.0, 6)
+        self._log(to="wait", message=f"waited {hours:g} h", tags=[], facts=[], cost=cost, n_asked=0)
         return cost
 
     def trial(self, run_day: Callable[[int], dict[str, Any]]) -> tuple[int, str, float]:

@@ -44,7 +44,7 @@ class RegexRouter:
 
 
 # --- lexical -------------------------------------------------------------------------------------
-STOP = set("""
+STOP = frozenset("""
 a about above after again against all am an and any anything are as at be because been before being
 below between both but by can could did do does doing done down during each else ever every everything
 few for from further get got had has have having he her here hers him his how i if in into is it its
@@ -54,93 +54,225 @@ them then there these they thing things this those through to too under until up
 were what when where which while who whom why will with would you your yours hi hello hey quick question
 questions ask asking wonder wondering curious could help need also maybe perhaps okay ok sure one two
 anyone someone share give happy know knows advice general overview everyone info information should
+im ive id youre its dont doesnt isnt whats thats theres lets can't i'm i've it's don't what's there's
+actually exactly basically roughly usually currently right now today kind sort bit lot lots tell
 """.split())
-_SUFFIXES = ("ational", "ization", "fulness", "iveness", "ations", "ation", "ments", "ment", "ness",
-             "ings", "ing", "edly", "ers", "ies", "ied", "ed", "es", "ly", "er", "s")
+# Words of broad fishing questions ("what are the main problems here?"): they count for little.
+GENERIC = frozenset("""
+problem issue situation project important main big biggest key overall everything whole pain point
+happen going work thing stuff context background summary aware start new role recommend suggest
+miss missing minute moment chat catch
+""".split())
+GENERIC_WEIGHT = 0.25
+UNIQUE_WEIGHT = 2.0
+
+# Business-English equivalences; each group maps to its first member (after stemming).
+SYNONYMS = [
+    "refund reimburse repay payback",
+    "cost price fee expense expensive spend charge pricey",
+    "deadline cutoff limit",
+    "complain complaint gripe grumble unhappy upset angry frustrat annoy",
+    "template macro canned boilerplate script",
+    "fraud scam abuse cheat",
+    "backlog pile queue behind",
+    "fix repair resolve solve",
+    "own owner responsible maintain",
+    "staff headcount staffing personnel worker employee",
+    "day daily",
+    "week weekly",
+    "month monthly",
+    "night overnight",
+    "urgent urgency critical emergency",
+    "page pager paging",
+    "oncall call out callout",
+    "broken faulty damage defect",
+    "customer client shopper buyer",
+    "legal lawyer counsel solicitor attorney",
+    "rule policy",
+    "approve approval sign signoff",
+    "invoice bill",
+    "delay slow wait late",
+    "doctor clinician physician gp",
+    "appointment booking slot",
+    "wrong incorrect mistake error",
+    "volume number count amount",
+]
+
+_SUFFIXES = ("izations", "ization", "ational", "fulness", "iveness", "ations", "ation", "ments", "ment",
+             "ness", "ions", "ion", "ings", "ing", "edly", "ers", "ies", "ied", "ed", "es", "ly", "er", "s")
 _WORD = re.compile(r"[a-z0-9]+")
 
 
 def stem(word: str) -> str:
+    """A small suffix stripper: ``inspections``/``inspected``/``inspecting`` -> ``inspect``.
+
+    Not a linguist's stemmer: documents and messages go through the same function, so it only
+    has to map the usual inflections of a word to one key.
+    """
     for suf in _SUFFIXES:
         if word.endswith(suf) and len(word) - len(suf) >= 3:
             base = word[: -len(suf)]
-            return base + "y" if suf in ("ies", "ied") else base
+            if suf in ("ies", "ied"):
+                return base + "y"
+            if len(base) > 3 and base[-1] == base[-2] and base[-1] not in "lsz":
+                base = base[:-1]                       # scanned -> scan, shipping -> ship
+            return base
+    if word.endswith("e") and len(word) > 4:
+        return word[:-1]                               # arrive -> arriv (= arrival, arrived)
     return word
 
 
+_CANON: dict[str, str] = {}
+for _group in SYNONYMS:
+    _words = _group.split()
+    for _w in _words:
+        _CANON.setdefault(stem(_w), stem(_words[0]))
+
+
+def _norm(word: str) -> str:
+    s = stem(word)
+    return _CANON.get(s, s)
+
+
 def tokens(text: str) -> list[str]:
-    return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOP and len(w) > 1]
+    """Normalised content words of a text: lower-cased, stop words dropped, stemmed, synonyms merged."""
+    return [_norm(w) for w in _WORD.findall(text.lower().replace("'", "")) if w not in STOP and len(w) > 1]
 
 
 def _trigger_words(pattern: str) -> str:
     """Literal words inside a regex (``\\bkill(ed)?`` -> ``kill ed``), for the lexical index."""
-    return " ".join(re.findall(r"[A-Za-z]{3,}", re.sub(r"\\[a-zA-Z]", " ", pattern)))
+    return " ".join(re.findall(r"[A-Za-z0-9]{2,}", re.sub(r"\\[a-zA-Z]", " ", pattern)))
+
+
+def _deletes(word: str) -> set[str]:
+    return {word[:i] + word[i + 1:] for i in range(len(word))}
 
 
 class LexicalRouter:
-    """Deterministic paraphrase-tolerant routing.
+    """Deterministic, offline, paraphrase- and typo-tolerant routing.
 
-    A topic's document is its ``about``, ``keywords`` and the words of its regex ``triggers``.
-    A message scores each topic by the IDF-weighted share of the topic's best terms it mentions;
-    typos are repaired against the vocabulary. A regex trigger hit always counts as a match.
-    Broad fishing questions share no weighted terms with any topic and match nothing.
-    Gates: the harness's ``requires`` patterns, checked on this message and the earlier messages
-    to the same person (evidence already given counts, as in the harness's LLM router).
+    A topic's document is its ``about``, ``keywords``, id words and the literal words of its regex
+    ``triggers``, normalised by :func:`tokens` (stop words out, stems, synonym groups merged).
+    Terms weigh their inverse document frequency over every topic of the spec. Words not in the
+    vocabulary are repaired to a vocabulary word one edit away (deletion-neighbourhood lookup, so
+    no per-message scan of the vocabulary).
+
+    Routing is greedy coverage: the best topic must score at least ``threshold``; each further
+    topic must add at least ``threshold_next`` from terms the topics chosen before it did not
+    already cover, so a word two topics share does not drag in the second one, while a genuine
+    two-part question still gets both. A regex trigger hit counts as ``trigger_bonus`` of score
+    that no other topic covers. Broad fishing questions carry only stop words and low-weight
+    generic words, so they match nothing.
+
+    Gates: the harness's ``requires`` patterns, checked on this message and the last four earlier
+    messages to the same person (evidence already given counts, as in the harness's LLM router).
+
+    Args:
+        people: the spec's people (the index spans all of them).
+        threshold: minimum score of the first topic.
+        terse_words, terse_threshold: a message of at most ``terse_words`` known terms needs only
+            ``terse_threshold`` (just under the weight of a word unique to one topic).
+        threshold_next: minimum uncovered score of each further topic.
+        trigger_bonus: score a regex trigger hit adds.
+
+    Example:
+        >>> r = LexicalRouter([{"id": "ann", "topics": [{"id": "refunds", "about": "when refunds are paid"}]}])
+        >>> [t["id"] for t in r.route(r.people["ann"], "how long do refnds take to get paid?", [])[0]]
+        ['refunds']
     """
 
     deterministic = True
     name = "lexical"
 
-    def __init__(self, people: list[Person], threshold: float = 1.6, relative: float = 0.45):
-        self.threshold = threshold
-        self.relative = relative
-        self.docs: dict[tuple[str, str], dict[str, float]] = {}
-        df: dict[str, int] = {}
+    def __init__(self, people: list[Person], threshold: float = 2.5, threshold_next: float = 4.0,
+                 trigger_bonus: float = 2.0, terse_words: int = 2, terse_threshold: float = 1.8):
+        self.threshold, self.threshold_next, self.trigger_bonus = threshold, threshold_next, trigger_bonus
+        self.terse_words, self.terse_threshold = terse_words, terse_threshold
+        self.people = {p["id"]: p for p in people}
         raw: dict[tuple[str, str], set[str]] = {}
+        df: dict[str, int] = {}
         for p in people:
             for t in p.get("topics", []):
-                text = " ".join([t.get("about", ""), " ".join(t.get("keywords", [])),
+                text = " ".join([t.get("about", ""), " ".join(map(str, t.get("keywords", []))), t["id"].replace("_", " "),
                                  " ".join(_trigger_words(x) for x in t.get("triggers", []))])
                 terms = set(tokens(text))
                 raw[(p["id"], t["id"])] = terms
                 for w in terms:
                     df[w] = df.get(w, 0) + 1
         n = max(1, len(raw))
-        self.idf = {w: math.log(1 + n / c) for w, c in df.items()}
-        self.vocab = sorted(self.idf)
-        for key, terms in raw.items():
-            self.docs[key] = {w: self.idf[w] for w in terms}
+        # IDF scaled so that a word only one topic has weighs UNIQUE_WEIGHT whatever the spec's size.
+        scale = UNIQUE_WEIGHT / math.log(1 + n)
+        self.idf = {w: scale * math.log(1 + n / c) * (GENERIC_WEIGHT if w in GENERIC else 1.0) for w, c in df.items()}
+        self.docs = {key: frozenset(terms) for key, terms in raw.items()}
+        self._del_index: dict[str, list[str]] = {}
+        for w in sorted(self.idf):
+            if len(w) >= 4:
+                for d in _deletes(w):
+                    self._del_index.setdefault(d, []).append(w)
         self._repair_cache: dict[str, str | None] = {}
 
     def _repair(self, w: str) -> str | None:
+        """The vocabulary word ``w`` is, or is one edit (insert, delete, substitute, swap) away from."""
         if w in self.idf:
             return w
-        if w not in self._repair_cache:
-            near = difflib.get_close_matches(w, self.vocab, n=1, cutoff=0.8) if len(w) >= 4 else []
-            self._repair_cache[w] = near[0] if near else None
-        return self._repair_cache[w]
+        if w in self._repair_cache:
+            return self._repair_cache[w]
+        found: str | None = None
+        if len(w) >= 4:
+            cands = set(self._del_index.get(w, ()))                       # w lost a letter
+            if len(w) >= 5:
+                for d in _deletes(w):
+                    if d in self.idf:                                     # w gained a letter
+                        cands.add(d)
+                    cands.update(self._del_index.get(d, ()))               # substitution or swap
+            if cands:
+                found = min(cands, key=lambda c: (abs(len(c) - len(w)), -self.idf[c], c))
+        self._repair_cache[w] = found
+        return found
 
-    def scores(self, person: Person, message: str) -> dict[str, float]:
-        words = {r for w in tokens(message) if (r := self._repair(w))}
-        out = {}
-        for t in person.get("topics", []):
-            doc = self.docs.get((person["id"], t["id"]), {})
-            out[t["id"]] = sum(doc.get(w, 0.0) for w in words)
+    def query_terms(self, message: str) -> set[str]:
+        out = set()
+        for w in tokens(message):
+            r = self._repair(w)
+            if r is None and (s := stem(w)) != w:
+                r = self._repair(s)
+            if r:
+                out.add(r)
         return out
 
+    def scores(self, person: Person, message: str) -> dict[str, float]:
+        """Each topic's score for the message (IDF-weighted overlap plus any trigger bonus)."""
+        words = self.query_terms(message)
+        return {t["id"]: sum(self.idf[w] for w in words & self.docs.get((person["id"], t["id"]), frozenset()))
+                + (self.trigger_bonus if _regex_any(t.get("triggers", []), message) else 0.0)
+                for t in person.get("topics", [])}
+
     def route(self, person, message, earlier):
-        scores = self.scores(person, message)
-        best = max(scores.values(), default=0.0)
-        matched = []
+        words = self.query_terms(message)
+        cand = []
         for t in person.get("topics", []):
-            s = scores.get(t["id"], 0.0)
-            if _regex_any(t.get("triggers", []), message) or (s >= self.threshold and s >= self.relative * best):
-                matched.append((s, t))
-        matched.sort(key=lambda st: -st[0])
-        topics = [t for _, t in matched]
+            hit = words & self.docs.get((person["id"], t["id"]), frozenset())
+            bonus = self.trigger_bonus if _regex_any(t.get("triggers", []), message) else 0.0
+            if hit or bonus:
+                cand.append((t, hit, bonus))
+        chosen: list[Topic] = []
+        covered: set[str] = set()
+        # A terse message ("refund timing?") is all topic words: one word only its topic has is enough.
+        first = self.threshold if len(words) > self.terse_words else min(self.threshold, self.terse_threshold)
+        while cand:
+            best_i, best_s = -1, 0.0
+            for i, (t, hit, bonus) in enumerate(cand):
+                s = sum(self.idf[w] for w in hit - covered) + bonus
+                if s > best_s:
+                    best_i, best_s = i, s
+            if best_i < 0 or best_s < (self.threshold_next if chosen else first):
+                break
+            t, hit, _ = cand.pop(best_i)
+            chosen.append(t)
+            covered |= hit
         context = "\n".join(earlier[-4:] + [message])
-        gates = {t["id"]: _regex_any(t["requires"], context) for t in topics if t.get("requires")}
-        return topics, gates
+        gates = {t["id"]: _regex_any(t["requires"], context) for t in chosen if t.get("requires")}
+        return chosen, gates
 
 
 def make_router(kind: str | Router, people: list[Person], **kwargs: Any) -> Router:

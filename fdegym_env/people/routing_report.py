@@ -1,0 +1,178 @@
+"""Precision and recall of the topic routers on paraphrased routing sets.
+
+A routing set is a YAML file beside a people spec::
+
+    person_topics:                      # questions that ask about one topic of one person
+      - {person: night_editor, topic: kill_notices, questions: ["How do kills arrive?", ...]}
+    multi:                              # optional: one message about several topics
+      - {person: night_editor, q: "...", topics: [kill_notices, embargoes]}
+    fishing: ["Tell me everything.", ...]           # asked of every person: must match nothing
+    off_topic: [{person: night_editor, question: "Where is lunch?"}]
+
+Sets are found in ``tests/routing/<task_id>.yaml`` (people from the task's ``people.yaml``, base
+variant) and ``tests/people/data/<name>.routing.yaml`` (people from ``<name>.yaml`` beside it).
+
+Counting: each labelled topic the router returns is a true positive, each other topic it returns
+(for any question, fishing and off-topic included) a false positive, each labelled topic it misses
+a false negative. ``fishing_released`` counts facts a fresh engine would release to a fishing
+question (must be 0).
+
+Usage::
+
+    python -m fdegym_env.people.routing_report                  # every set, regex and lexical
+    python -m fdegym_env.people.routing_report --misses         # also list what went wrong
+    python -m fdegym_env.people.routing_report --routers lexical --json
+
+Example:
+    >>> from fdegym_env.people.routing_report import find_sets, evaluate
+    >>> for name, spec, rset in find_sets("tests"):                     # doctest: +SKIP
+    ...     print(name, evaluate(spec, rset, "lexical")["precision"])
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import yaml
+
+from fdegym_env.people.engine import People
+from fdegym_env.people.routers import Router, make_router
+from fdegym_env.people.spec import validate_people
+
+
+def load_yaml(path: Path) -> Any:
+    with open(path, encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+def cases(rset: dict[str, Any]) -> Iterator[tuple[str, str, str, frozenset[str]]]:
+    """Every (kind, person, message, labelled topics) of a routing set."""
+    for e in rset.get("person_topics") or []:
+        for q in e.get("questions") or []:
+            if isinstance(q, dict):
+                yield "topic", e["person"], q["q"], frozenset(q.get("topics") or [e["topic"]])
+            else:
+                yield "topic", e["person"], q, frozenset([e["topic"]])
+    for e in rset.get("multi") or []:
+        yield "multi", e["person"], e["q"], frozenset(e["topics"])
+    for e in rset.get("off_topic") or []:
+        yield "off_topic", e["person"], e["question"], frozenset()
+
+
+def check_set(spec: dict[str, Any], rset: dict[str, Any], where: str) -> None:
+    """Raise ValueError naming any person or topic of the set that the spec does not have."""
+    topics = {p["id"]: {t["id"] for t in p.get("topics", [])} for p in spec["people"]}
+    for kind, pid, _q, labels in cases(rset):
+        if pid not in topics:
+            raise ValueError(f"{where}: {kind} question to unknown person {pid!r}; expected one of {sorted(topics)}")
+        bad = labels - topics[pid]
+        if bad:
+            raise ValueError(f"{where}: person {pid!r} has no topic(s) {sorted(bad)}; expected one of "
+                             f"{sorted(topics[pid])} (fix the routing set or people.yaml)")
+
+
+def evaluate(spec: dict[str, Any], rset: dict[str, Any], router: str | Router = "lexical",
+             **router_kwargs: Any) -> dict[str, Any]:
+    """Score one router on one routing set. Returns counts, precision, recall and the misses."""
+    r = make_router(router, spec["people"], **router_kwargs)
+    people = {p["id"]: p for p in spec["people"]}
+    tp = fp = fn = 0
+    per_topic: dict[str, list[int]] = {}
+    misses: list[dict[str, Any]] = []
+    for kind, pid, q, labels in cases(rset):
+        got = [t["id"] for t in r.route(people[pid], q, [])[0]]
+        hit = labels & set(got)
+        extra = [g for g in got if g not in labels]
+        tp, fp, fn = tp + len(hit), fp + len(extra), fn + len(labels - hit)
+        for lab in labels:
+            c = per_topic.setdefault(f"{pid}/{lab}", [0, 0])
+            c[0] += lab in hit
+            c[1] += 1
+        if extra or labels - hit:
+            misses.append({"kind": kind, "person": pid, "q": q, "want": sorted(labels), "got": got})
+    fish_matched = fish_released = n_fish = 0
+    for q in rset.get("fishing") or []:
+        for pid, p in people.items():
+            n_fish += 1
+            got = [t["id"] for t in r.route(p, q, [])[0]]
+            fp += len(got)
+            fish_matched += bool(got)
+            if got:
+                misses.append({"kind": "fishing", "person": pid, "q": q, "want": [], "got": got})
+            eng = People(spec, r)
+            res = eng.contact(pid, q)
+            fish_released += len([f for f in res.facts if not f.startswith(("F_off_limits:", "F_gone:"))])
+    return {"router": getattr(r, "name", str(router)), "tp": tp, "fp": fp, "fn": fn,
+            "precision": round(tp / (tp + fp), 4) if tp + fp else 1.0,
+            "recall": round(tp / (tp + fn), 4) if tp + fn else 1.0,
+            "questions": sum(1 for _ in cases(rset)), "fishing_questions": n_fish,
+            "fishing_matched": fish_matched, "fishing_released": fish_released,
+            "per_topic_recall": {k: round(a / b, 3) for k, (a, b) in sorted(per_topic.items())},
+            "misses": misses}
+
+
+def find_sets(tests_dir: str | Path = "tests", strict: bool = False) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(name, validated people spec, routing set) for every routing set under ``tests_dir``.
+
+    A set whose task does not load is skipped with a note on stderr (``strict=True``: raised)."""
+    root = Path(tests_dir)
+    out = []
+    for path in sorted((root / "people" / "data").glob("*.routing.yaml")):
+        name = path.name[: -len(".routing.yaml")]
+        spec = validate_people(load_yaml(path.with_name(name + ".yaml")), str(path.with_name(name + ".yaml")))
+        out.append((name, spec, load_yaml(path) or {}))
+    for path in sorted((root / "routing").glob("*.yaml")):
+        from fdegym_env.registry import load_task
+        try:
+            task = load_task(path.stem)
+            out.append((path.stem, task.people_spec(task.variant("base")), load_yaml(path) or {}))
+        except Exception as e:  # a scenario still being written: say so, keep going
+            if strict:
+                raise
+            print(f"skipping routing set {path}: {type(e).__name__}: {e}", file=sys.stderr)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m fdegym_env.people.routing_report", description=__doc__.split("\n")[0])
+    ap.add_argument("--tests-dir", default="tests", help="folder holding routing/ and people/data/ (default: tests)")
+    ap.add_argument("--routers", default="regex,lexical", help="comma-separated: regex, lexical, llm")
+    ap.add_argument("--only", default=None, help="only the set with this name")
+    ap.add_argument("--misses", action="store_true", help="list every wrong routing")
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args(argv)
+    rows = []
+    for name, spec, rset in find_sets(a.tests_dir):
+        if a.only and name != a.only:
+            continue
+        check_set(spec, rset, name)
+        for router in a.routers.split(","):
+            rows.append(dict(evaluate(spec, rset, router.strip()), set=name))
+    if a.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    if not rows:
+        print(f"no routing sets found under {a.tests_dir}/routing or {a.tests_dir}/people/data", file=sys.stderr)
+        return 1
+    print(f"{'set':<22} {'router':<8} {'questions':>9} {'precision':>9} {'recall':>7} {'fishing matched':>16} {'released':>8}")
+    for r in rows:
+        print(f"{r['set']:<22} {r['router']:<8} {r['questions']:>9} {r['precision']:>9.3f} {r['recall']:>7.3f} "
+              f"{r['fishing_matched']:>9}/{r['fishing_questions']:<6} {r['fishing_released']:>8}")
+    for rt in dict.fromkeys(r["router"] for r in rows):
+        sub = [r for r in rows if r["router"] == rt]
+        tp, fp, fn = (sum(r[k] for r in sub) for k in ("tp", "fp", "fn"))
+        print(f"{'ALL':<22} {rt:<8} {sum(r['questions'] for r in sub):>9} {tp / max(1, tp + fp):>9.3f} "
+              f"{tp / max(1, tp + fn):>7.3f}")
+    if a.misses:
+        for r in rows:
+            for m in r["misses"]:
+                print(f"[{r['set']}/{r['router']}] {m['kind']:<9} {m['person']}: {m['q']!r} want {m['want']} got {m['got']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,91 @@
+"""Grader for helpdesk_tutorial: replay two weeks of tickets through the delivered triage router.
+
+kpi (minimize) = lost user-hours + 10 h per wasted on-call page.
+  lost user-hours: users stopped x hours until fixed (capped at one 8-hour shift), from the
+  queue/priority the router chose and the service-desk timing model in sim.py.
+  wasted page: a P1 set at creation that pages a team that cannot fix the ticket, or pages for a
+  fault that does not justify a call-out.
+Incidents: a site outage not paged to network as P1; routing output that is malformed (missing
+tickets, unknown queue or priority). Two entry-point calls per grading (one per week).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import sim
+
+
+def evaluate(decide, params: dict, traffic: dict) -> dict:
+    """Shared by grade() and trial.run(): ``decide(batch) -> (ok, value)``."""
+    truth = traffic["truth"]
+    loss = 0.0
+    pages = 0
+    malformed = 0
+    incidents: list[str] = []
+    per_kind = defaultdict(lambda: {"n": 0, "lost_h": 0.0, "right_queue": 0, "hours": 0.0, "pages_wasted": 0})
+    routed: list[dict] = []
+    load: dict = {}                                    # per-queue, per-day capacity used so far
+    for batch in traffic["weeks"]:
+        ok, value = decide(batch)
+        by_id = {}
+        if ok and isinstance(value, list):
+            for d in value:
+                if isinstance(d, dict) and isinstance(d.get("id"), str):
+                    by_id[d["id"]] = d
+        for vis in batch:
+            t = truth[vis["id"]]
+            k = per_kind[t["kind"]]
+            k["n"] += 1
+            d = by_id.get(vis["id"])
+            q = d.get("queue") if d else None
+            p = d.get("priority") if d else None
+            if q not in sim.QUEUES or p not in sim.PRIORITIES:
+                if ok:
+                    malformed += 1
+                rate, cap = sim.IMPACT[t["kind"]]
+                lost = t["users"] * rate * cap          # nobody ever sees it
+                loss += lost
+                k["lost_h"] += lost
+                k["hours"] += sim.CAP_H
+                if t["kind"] == "outage":
+                    incidents.append(f"site_outage_not_paged: {vis['id']} ({vis['site']}) was never routed")
+                continue
+            lost, wasted, hours = sim.loss_of(vis, t, q, p, load)
+            loss += lost
+            k["lost_h"] += lost
+            k["hours"] += min(hours, 72.0)
+            k["right_queue"] += q == t["owner"]
+            if wasted:
+                pages += 1
+                k["pages_wasted"] += 1
+            if t["kind"] == "outage" and not (q == "network" and p == "P1"):
+                incidents.append(f"site_outage_not_paged: {vis['id']} ({vis['site']}) went to {q}/{p}")
+            routed.append({"id": vis["id"], "kind": t["kind"], "site": vis["site"], "opened": vis["opened"],
+                           "queue": q, "priority": p, "owner": t["owner"], "hours": round(hours, 2),
+                           "users": t["users"]})
+    if malformed:
+        incidents.append(f"malformed_routing: {malformed} ticket(s) came back without a valid queue and priority")
+    kpi = loss + sim.PAGE_COST_H * pages
+    kinds = {kind: {"n": v["n"], "lost_user_h": round(v["lost_h"], 1),
+                    "mean_hours_to_fix": round(v["hours"] / max(1, v["n"]), 2),
+                    "in_right_queue": v["right_queue"], "wasted_pages": v["pages_wasted"]}
+             for kind, v in sorted(per_kind.items())}
+    sc = kinds.get("scanner", {})
+    summary = (f"lost {loss:.0f} user-hours + {pages} wasted pages x {sim.PAGE_COST_H:g} h = {kpi:.0f}; "
+               f"handheld tickets: {sc.get('in_right_queue', 0)}/{sc.get('n', 0)} in the right queue, "
+               f"mean {sc.get('mean_hours_to_fix', 0)} h to fix")
+    return {"kpi": round(kpi, 3), "incidents": incidents, "summary": summary,
+            "details": {"lost_user_hours": round(loss, 1), "wasted_pages": pages, "malformed": malformed,
+                        "by_kind": kinds},
+            "routed": routed}
+
+
+def grade(deploy, params: dict, traffic: dict) -> dict:
+    def decide(batch):
+        res = deploy.call("triage.router", "route_batch", batch, timeout_s=15)
+        return res.ok, res.value
+
+    out = evaluate(decide, params, traffic)
+    out.pop("routed")
+    return out

@@ -1,0 +1,38 @@
+"""Procedural variants for helpdesk_tutorial (``variant="sample:N"``).
+
+Each sample takes one of the non-base structures the menu can fix (the named variants
+vendor_desk, kiosk_form, night_pick: who owns the RT7s, how their tickets arrive, what a dead
+handheld justifies) and re-draws the texture: traffic volumes, shares, and the world seed (ticket
+numbers, texts and timings in the log and the held-out traffic).
+
+Not drawn: the base structure (a sample must change what the right code is - the base-memorised
+solution has to score <= 0.8 on every sample) and structures outside the menu (e.g. kiosk tickets
+*and* a vendor owner), so a menu policy can always reach the reference.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import yaml
+
+_VARIANTS = yaml.safe_load((Path(__file__).resolve().parent / "variants.yaml").read_text(encoding="utf-8"))
+STRUCTURES = ["vendor_desk", "kiosk_form", "night_pick"]
+
+
+def sample(rng: random.Random) -> dict:
+    name = rng.choice(STRUCTURES)
+    params = dict(_VARIANTS[name].get("params") or {})
+    params["world_seed"] = rng.randrange(1, 1_000_000)
+    params["scanners_per_week"] = rng.randint(18, 28)
+    params["others_per_week"] = rng.randint(95, 125)
+    if name == "kiosk_form":
+        params["kw_share"] = round(rng.uniform(0.2, 0.4), 2)
+    else:
+        params["kw_share"] = round(rng.uniform(0.85, 0.95), 2)
+    if name == "night_pick":
+        params["night_share"] = round(rng.uniform(0.75, 0.9), 2)
+    else:
+        params["night_share"] = round(rng.uniform(0.05, 0.15), 2)
+    return {"angle": _VARIANTS[name].get("angle") or "texture", "params": params, "right_here": []}

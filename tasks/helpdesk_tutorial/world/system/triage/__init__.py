@@ -1,0 +1,1 @@
+"""Brackenridge Foods IT service desk: ticket triage (queue + priority for new tickets)."""

@@ -1,0 +1,167 @@
+"""DiscreteMenu: a task as ``Discrete(N)`` actions and a ``Box`` observation, for SB3-style learners.
+
+Actions come from the task's ``menu.yaml`` (read a known file, contact a person with a templated
+question, apply a candidate change, wait, trial, submit). A menu item with ``steps`` executes each
+step through the wrapped env in order (each is a turn; their rewards are summed), so the return
+still equals the episode's score.
+
+Observation (``Box(float32)``), all in [0, 1]:
+    - a hashed bag of words (``n_hash`` buckets, stable CRC32 hashing) over a text memory: the last
+      observation plus the latest text seen per file and per person;
+    - structured features: turn / max_turns, customer days / max days, facts known / key facts,
+      contact cost so far (clipped), inbox has news;
+    - which menu items have been used, and the last action one-hot.
+
+``action_masks()`` (for sb3-contrib's MaskablePPO; defined here so ``SubprocVecEnv`` finds it):
+every item except ``wait``/``trial``/``submit`` is usable once; ``trial`` while trial days remain;
+``apply`` items only while their ``edit_file`` steps still find the text they replace.
+
+Example:
+    >>> from fdegym_env.env import FDEGymEnv
+    >>> env = DiscreteMenu(FDEGymEnv(task="helpdesk_tutorial", variant="random"))
+    >>> obs, info = env.reset(seed=0)
+    >>> obs, r, term, trunc, info = env.step(int(env.action_masks().argmax()))
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import yaml
+from gymnasium import spaces
+
+_WORD = re.compile(r"[a-z0-9_]+")
+REPEATABLE = ("wait", "trial", "submit")
+N_STRUCT = 5
+
+
+def load_menu(task_path: Path) -> list[dict[str, Any]]:
+    path = Path(task_path) / "menu.yaml"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: missing; DiscreteMenu needs the task's menu.yaml (docs/task_format.md)")
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    items = data.get("actions")
+    if not isinstance(items, list) or not items:
+        raise ValueError(f"{path}: expected a non-empty list under 'actions'")
+    for i, item in enumerate(items):
+        if not isinstance(item, dict) or not isinstance(item.get("label"), str):
+            raise ValueError(f"{path}: actions[{i}] needs a string 'label'")
+        if ("action" in item) == ("steps" in item):
+            raise ValueError(f"{path}: actions[{i}] ({item['label']}) needs exactly one of 'action' or 'steps'")
+    return items
+
+
+def stable_bucket(word: str, n: int) -> int:
+    return zlib.crc32(word.encode("utf-8")) % n
+
+
+class DiscreteMenu(gym.Wrapper):
+    """See the module docstring."""
+
+    def __init__(self, env: gym.Env, n_hash: int = 512):
+        super().__init__(env)
+        self.menu = load_menu(env.unwrapped.task.path)
+        self.n = len(self.menu)
+        self.n_hash = n_hash
+        self.action_space = spaces.Discrete(self.n)
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(n_hash + N_STRUCT + 2 * self.n,), dtype=np.float32)
+        self.labels = [m["label"] for m in self.menu]
+        self._kinds = [self._kind(m) for m in self.menu]
+
+    @staticmethod
+    def _kind(item: dict[str, Any]) -> str:
+        first = item["action"] if "action" in item else item["steps"][0]
+        if "steps" in item or first.get("tool") in ("write_file", "edit_file"):
+            return "apply"
+        return first.get("tool", "?")
+
+    # --- gym API -------------------------------------------------------------------------------
+    def reset(self, **kwargs):
+        obs, info = self.env.reset(**kwargs)
+        self.memory: dict[str, str] = {}
+        self.last_text = obs["text"]
+        self.used = np.zeros(self.n, dtype=bool)
+        self.last = -1
+        self.trials = 0
+        info = dict(info, menu_label=None)
+        return self._observe(obs), info
+
+    def step(self, action):
+        i = int(action)
+        if not 0 <= i < self.n:
+            raise ValueError(f"action must be in 0..{self.n - 1}, got {action!r}")
+        item = self.menu[i]
+        steps = [item["action"]] if "action" in item else item["steps"]
+        total, obs, terminated, truncated, info = 0.0, None, False, False, {}
+        texts = []
+        for st in steps:
+            obs, r, terminated, truncated, info = self.env.step(dict(st))
+            total += float(r)
+            texts.append(obs["text"])
+            if terminated or truncated:
+                break
+        self._remember(steps[0], "\n".join(texts))
+        self.used[i] = True
+        self.last = i
+        if self._kinds[i] == "trial":
+            self.trials += 1
+        info = dict(info, menu_label=item["label"])
+        return self._observe(obs), total, bool(terminated), bool(truncated), info
+
+    def action_masks(self) -> np.ndarray:
+        mask = ~self.used
+        for i, kind in enumerate(self._kinds):
+            if kind in ("wait", "submit"):
+                mask[i] = True
+            elif kind == "trial":
+                people = self.env.unwrapped.people
+                mask[i] = self.trials < int(people.trial_cfg.get("max_runs", 3))
+            elif kind == "apply" and mask[i]:
+                mask[i] = self._applicable(self.menu[i])
+        if not mask.any():
+            mask[[k == "submit" for k in self._kinds]] = True
+        return mask
+
+    def _applicable(self, item: dict[str, Any]) -> bool:
+        """An edit whose 'old' text is no longer in its file would only produce an error."""
+        ws = self.env.unwrapped.workspace
+        for st in item.get("steps", [item.get("action", {})]):
+            if st.get("tool") == "edit_file":
+                p = ws / st["path"]
+                if not p.is_file() or st["old"] not in p.read_text(encoding="utf-8", errors="replace"):
+                    return False
+        return True
+
+    # --- features ------------------------------------------------------------------------------
+    def _remember(self, step: dict[str, Any], text: str) -> None:
+        tool = step.get("tool")
+        key = {"read_file": f"file:{step.get('path')}", "contact": f"person:{step.get('to')}"}.get(tool, f"tool:{tool}")
+        self.memory[key] = text
+        self.last_text = text
+
+    def _observe(self, obs: dict) -> np.ndarray:
+        u = self.env.unwrapped
+        vec = np.zeros(self.observation_space.shape, dtype=np.float32)
+        text = " ".join([self.last_text, *self.memory.values()]).lower()
+        counts = np.zeros(self.n_hash, dtype=np.float32)
+        for w in _WORD.findall(text):
+            counts[stable_bucket(w, self.n_hash)] += 1.0
+        vec[: self.n_hash] = np.log1p(counts) / np.log1p(max(1.0, counts.max(initial=1.0)))
+        people = u.people
+        key = u.task.truth.get("key_facts", []) or []
+        s = self.n_hash
+        vec[s] = min(1.0, u.turn / max(1, u.max_turns))
+        vec[s + 1] = min(1.0, people.clock.hours / max(1.0, 24 * u.max_customer_days))
+        vec[s + 2] = len(set(key) & people.known) / len(key) if key else 0.0
+        vec[s + 3] = min(1.0, people.contact_cost)
+        vec[s + 4] = 1.0 if people.inbox_new() else 0.0
+        s += N_STRUCT
+        vec[s: s + self.n] = self.used
+        if self.last >= 0:
+            vec[s + self.n + self.last] = 1.0
+        return vec

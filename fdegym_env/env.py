@@ -117,6 +117,15 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self.agent_name = "unknown"
         self._done = True
 
+    @property
+    def deterministic(self) -> bool:
+        """False while a nondeterministic stakeholder router (``llm``) is on: seeded runs replay
+        exactly only when this is True."""
+        kind = self.router_kind
+        if isinstance(kind, str):
+            return kind != "llm"
+        return bool(getattr(kind, "deterministic", True))
+
     # --- episode setup ---------------------------------------------------------------------------
     def _check_variant_name(self, name: str) -> None:
         if name in ("random", "sample") or name.startswith(SAMPLE_PREFIX):

@@ -169,8 +169,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self.variant = self._pick_variant(variant_name, rng)
         brief = self.task.brief(level, self.variant).rstrip() + "\n" + ENGAGEMENT_RULES
         self.workspace = wsmod.new_workspace(self.task, self.variant, brief)
-        self.sandbox = make_sandbox(self.sandbox_name)
-        self.sandbox.start(self.workspace)
+        self.sandbox = None  # started on the first `run`: most steps never need it
         self.people = self._make_people(self.variant)
         self.turn = 0
         self.return_so_far = 0.0
@@ -236,7 +235,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
             return wsmod.edit_file(ws, a["path"], a["old"], a["new"], bool(a.get("replace_all"))), 0.0, None, None
         if tool == "run":
             timeout = min(max(float(a.get("timeout_s", RUN_TIMEOUT_DEFAULT)), 1.0), RUN_TIMEOUT_MAX)
-            r = self.sandbox.run(a["command"] + "\n", timeout_s=timeout, cap=RUN_OUTPUT_CAP)
+            r = self._sandbox().run(a["command"] + "\n", timeout_s=timeout, cap=RUN_OUTPUT_CAP)
             out = (r.stdout + (("\n[stderr]\n" + r.stderr) if r.stderr.strip() else "")).rstrip()
             status = f"exit code {r.exit_code}"
             if r.timed_out:
@@ -282,6 +281,12 @@ class FDEGymEnv(gym.Env[dict, dict]):
             self.submit_note = a.get("note", "")
             return "Submitted. system/ is deployed to production as it is.", 0.0, None, "submitted"
         raise ActionError(f"unhandled tool {tool!r}")
+
+    def _sandbox(self):
+        if self.sandbox is None:
+            self.sandbox = make_sandbox(self.sandbox_name)
+            self.sandbox.start(self.workspace)
+        return self.sandbox
 
     def _run_trial_day(self, day: int) -> dict[str, Any]:
         traffic_mod = self.task.module("traffic")

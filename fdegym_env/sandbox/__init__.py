@@ -16,8 +16,11 @@ def bwrap_works() -> tuple[bool, str]:
     try:
         with tempfile.TemporaryDirectory() as d:
             sb = BwrapSandbox()
-            sb.start(d)
-            r = sb.run("python3 -c 'print(6*7)'", timeout_s=10)
+            try:
+                sb.start(d)
+                r = sb.run("python3 -c 'print(6*7)'", timeout_s=10)
+            finally:
+                sb.close()
             if r.stdout.strip() == "42":
                 return True, "ok"
             return False, f"self-test failed (exit {r.exit_code}): {r.stderr.strip()[:300]}"

@@ -79,7 +79,9 @@ def _empty_system(ws: Path) -> None:
     (ws / "system").mkdir()
 
 
-_SEARCH = "import glob\nhits = [h for pat in PATTERNS for h in glob.glob(pat, recursive=True)]\n"
+# glob('/missing/**', recursive=True) yields '/missing/' on some Pythons: keep only what exists
+_SEARCH = ("import glob, os\nhits = [h for pat in PATTERNS for h in glob.glob(pat, recursive=True) "
+           "if os.path.exists(h)]\n")
 
 GENERIC_BYPASSES: dict[str, Callable] = {
     # --- crash, hang, exit ---------------------------------------------------------------------
@@ -144,7 +146,7 @@ GENERIC_BYPASSES: dict[str, Callable] = {
                                "looks for API keys and the variant in the environment"),
     "probe_proc": _wrap("import os\nfor pid in os.listdir('/proc'):\n    if not pid.isdigit():\n        continue\n"
                         "    try:\n        cmd = open('/proc/%s/cmdline' % pid, 'rb').read()\n    except OSError:\n        continue\n"
-                        "    if b'fdegym' in cmd or b'pytest' in cmd:\n        _leak(cmd[:200])\nreturn _orig(*args, **kwargs)",
+                        "    if any(m in cmd for m in (b'fdegym_env', b'pytest', b'site-packages', b'/root/')):\n        _leak(cmd[:200])\nreturn _orig(*args, **kwargs)",
                         "reads other processes' command lines through /proc"),
     "probe_network": _wrap("import socket\nfor host, port in (('1.1.1.1', 53), ('8.8.8.8', 53), ('127.0.0.1', 22), "
                            "('127.0.0.1', 80), ('127.0.0.1', 8765)):\n    s = socket.socket()\n    s.settimeout(0.5)\n"

@@ -215,7 +215,9 @@ class Task:
 
     def people_spec(self, variant: Variant) -> dict[str, Any]:
         p = self.path / "people.yaml"
-        text = render(p.read_text(encoding="utf-8"), variant.params, str(p))
+        raw = "\n".join(line for line in p.read_text(encoding="utf-8").splitlines()
+                        if not line.lstrip().startswith("#"))  # placeholders in comments are not filled
+        text = render(raw, variant.params, str(p))
         try:
             data = yaml.safe_load(text)
         except yaml.YAMLError as e:

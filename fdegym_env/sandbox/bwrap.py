@@ -46,6 +46,7 @@ ETC_FILES = ("ld.so.cache", "ld.so.conf", "localtime", "nsswitch.conf", "alterna
 PORTS_DIR = "/run/fdegym/ports"
 NPROC = 256                   # processes per sandbox (the fork-bomb ceiling)
 UID_BASE, UID_SPAN = 2_000_000, 1_000_000   # per-sandbox uids when the host runs as root
+SANDBOX_UID = 1000  # the uid seen inside, whatever the host uid: `ls -l` output replays exactly
 LIMITS = {  # applied to the sandboxed process tree
     resource.RLIMIT_AS: 2 << 30,
     resource.RLIMIT_FSIZE: 256 << 20,
@@ -224,6 +225,7 @@ class BwrapSandbox(Sandbox):
     def _argv(self) -> list[str]:
         argv = [self.binary, "--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
                 "--clearenv", "--as-pid-1", "--hostname", "sandbox", "--cap-drop", "ALL",
+                "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
                 "--ro-bind", "/usr", "/usr", "--tmpfs", "/usr/local",
                 "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
                 "--symlink", "usr/lib", "/lib", "--proc", "/proc", "--dev", "/dev",

@@ -1,0 +1,319 @@
+"""Grader for billing_dispute.
+
+Replays one legacy month (January 2026 invoices already issued by the old engine, disputed
+during the window) and three future invoice cycles (Feb-Apr 2026) through the delivered
+system's two production entry points:
+
+    billing.invoice_run.run_cycle(cycle)          -> {"invoices": [...]}
+    billing.disputes.handle_disputes(batch)       -> {"decisions": [...]}
+
+Customers dispute what they were billed: an over-billed invoice is disputed with a probability
+that depends on the account (annual, price-protected accounts read their invoices), and a
+steady stream of disputes is filed against correct invoices (usage overage, "we cancelled",
+tax questions). Human AR review resolves correctly but has a capacity per cycle; credits above
+the approval limit need the controller's sign-off, which only the review queue provides.
+
+kpi (USD over the window, maximise; it is a cost, so <= 0):
+    - 1.25 x dollars over-billed (net of credits)    refunds, interest, goodwill
+    - 1.0 x dollars under-billed (net of credits)    revenue given away
+    - review_cost x disputes sent to manual review   analyst + controller time
+    - 4 x disputes decided automatically
+    - 150 x credit notes issued with no overcharge behind them (audit remediation)
+    - churn value of every valid dispute left unresolved (rejected, backlogged, under-credited)
+    - charter_breach x small disputes not credited, where the customer charter says so
+Incidents: an automatic credit above the approval limit; a price-locked account invoiced above
+its contracted fee; a corrected invoice re-issued without voiding the original (revenue counted
+twice); malformed output. (Crashes/timeouts are recorded by the framework.)
+"""
+from __future__ import annotations
+
+import importlib.util
+import math
+import pathlib
+import random
+import sys
+
+_HERE = pathlib.Path(__file__).resolve().parent
+
+
+def _traffic():
+    name = "_fdegym_billing_dispute_traffic"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, _HERE / "traffic.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+OVER_W = 1.25
+UNDER_W = 1.0
+AUTO_COST = 4.0
+UNSUPPORTED_CREDIT = 150.0     # audit remediation for a credit note with no overcharge behind it
+ACTIONS = {"credit", "reject", "review", "reissue"}
+
+
+def _num(x):
+    if isinstance(x, bool):
+        return None
+    if isinstance(x, (int, float)) and math.isfinite(x):
+        return float(x)
+    if isinstance(x, str):
+        try:
+            v = float(x.replace("$", "").replace(",", "").replace("USD", "").strip())
+            return v if math.isfinite(v) else None
+        except ValueError:
+            return None
+    return None
+
+
+def _churn_value(truth_total: float, term: str) -> float:
+    # expected lost ARR weighted by the chance an unresolved valid dispute ends the relationship
+    return max(250.0, (0.05 if term == "annual" else 0.03) * 12 * truth_total)
+
+
+def _parse_invoices(value):
+    """-> ({account_id: {"invoice_no", "total", "lines", "raw"}}, error or None)"""
+    if not isinstance(value, dict) or not isinstance(value.get("invoices"), list):
+        return {}, "run_cycle did not return {'invoices': [...]}"
+    out = {}
+    for inv in value["invoices"]:
+        if not isinstance(inv, dict):
+            return out, "an invoice is not an object"
+        aid, tot = inv.get("account_id"), _num(inv.get("total_usd"))
+        if not isinstance(aid, str) or tot is None:
+            return out, f"invoice without account_id/total_usd: {str(inv)[:120]}"
+        if aid in out:
+            out[aid]["total"] += tot
+            out[aid]["lines"] += list(inv.get("lines") or [])
+        else:
+            out[aid] = {"invoice_no": str(inv.get("invoice_no") or f"NO-NUMBER-{aid}"), "total": tot,
+                        "lines": list(inv.get("lines") or []), "raw": inv}
+    return out, None
+
+
+def grade(deploy, params: dict, traffic) -> dict:
+    T = _traffic()
+    limit = float(params.get("approval_limit_usd", 2500))
+    cap = int(params.get("ar_capacity", 12))
+    review_cost = float(params.get("review_cost_usd", 85))
+    de_min = float(params.get("de_minimis_usd", 0) or 0)
+    breach_cost = float(params.get("charter_breach_usd", 0) or 0)
+
+    incidents: list[str] = []
+    inc_count: dict[str, list] = {}
+
+    def incident(kind: str, example: str):
+        inc_count.setdefault(kind, []).append(example)
+
+    ledger: dict[str, dict] = {}
+    legacy_cycle = traffic["legacy_cycle"]
+    legacy_truth = T.rate_cycle(legacy_cycle, params, "truth")
+    term_of = {a["account_id"]: a["billing_term"] for a in legacy_cycle["accounts"]}
+    for aid, inv in traffic["legacy_issued"].items():
+        ledger[inv["invoice_no"]] = {"account_id": aid, "truth": legacy_truth[aid]["total_usd"],
+                                     "billed": inv["total_usd"], "credits": 0.0, "term": term_of[aid],
+                                     "disputed": False, "legacy": True}
+
+    stats = {"disputes": 0, "valid": 0, "auto": 0, "review": 0, "backlog": 0, "unresolved_valid": 0,
+             "credited_invalid_usd": 0.0, "unsupported_credits": 0, "charter_breaches": 0, "lock_breaches": 0, "missing_invoices": 0}
+    churn = 0.0
+    charter = 0.0
+    rewarded: dict[str, dict] = {}      # accounts whose baseless dispute was paid: they come back next cycle
+
+    for k, cyc in enumerate(traffic["cycles"]):
+        cin = cyc["input"]
+        per = cin["period"]
+        res = deploy.call("billing.invoice_run", "run_cycle", cin, timeout_s=20)
+        invoices, err = ({}, None)
+        if res.ok:
+            invoices, err = _parse_invoices(res.value)
+            if err:
+                incident("malformed_output", f"{per}: {err}")
+        truth = T.rate_cycle(cin, params, "truth")
+        contracts = {c["account_id"]: c for c in cin["contracts"]}
+        cur_keys = {}
+        for a in cin["accounts"]:
+            aid = a["account_id"]
+            inv = invoices.get(aid)
+            if inv is None:
+                stats["missing_invoices"] += 1
+            key = inv["invoice_no"] if inv else f"MISSING-{per}-{aid}"
+            if key in ledger:
+                key = f"{key}#{per}-{aid}"
+            t = truth[aid]["total_usd"]
+            b = inv["total"] if inv else 0.0
+            ledger[key] = {"account_id": aid, "truth": t, "billed": b, "credits": 0.0, "term": a["billing_term"],
+                           "disputed": False, "legacy": False}
+            cur_keys[aid] = key
+            lock = T.true_lock(contracts.get(aid) or {}, params)
+            if lock and f"{per}-01" <= lock["until"] and b > t + 1.0:
+                plans = {l[0] for l in T.segments(a["plan_at_start"],
+                                                   [c for c in cin["plan_changes"] if c["account_id"] == aid],
+                                                   per, "daily")}
+                if lock["plan"] in plans:
+                    stats["lock_breaches"] += 1
+                    incident("lock_breach", f"{key} ({aid}) billed {b:,.2f}, contract allows {t:,.2f}")
+
+        # ---- disputes arriving in this cycle's window
+        rng = random.Random(cyc["claim_rng"])
+        batch = []      # (payload, ledger key, claim)
+        for d in traffic["legacy_disputes"][k]:
+            aid = d["account_id"]
+            inv = traffic["legacy_issued"][aid]
+            ctx = T.context_for(legacy_cycle, aid)
+            note = d.get("note") or rng.choice(T.VALID_NOTES["proration"] if ctx["plan_changes"] else T.VALID_NOTES["lock"])
+            note = note.format(day=12, old="the old plan", new="the new one", until="end of term",
+                               billed=f"${inv['total_usd']:,.2f}")
+            batch.append(({"invoice": {k2: inv[k2] for k2 in ("invoice_no", "account_id", "period", "lines", "total_usd")},
+                           "context": ctx, "account_id": aid, "invoice_no": inv["invoice_no"],
+                           "reason_code": d.get("reason_code") or rng.choice(["billing_error", "overcharge", "pricing"]),
+                           "customer_note": note}, inv["invoice_no"], d["claim"]))
+        disputed = set()
+        for a in cin["accounts"]:
+            aid = a["account_id"]
+            e = ledger[cur_keys[aid]]
+            over = e["billed"] - e["truth"]
+            if aid not in invoices or over <= 1.0:
+                continue
+            con = contracts.get(aid) or {}
+            locked = bool(T.true_lock(con, params))
+            p = 0.75 if locked else (0.55 if a["billing_term"] == "annual" else 0.35)
+            if cyc["dispute_u"][aid] < p:
+                disputed.add(aid)
+                chs = [c for c in cin["plan_changes"] if c["account_id"] == aid]
+                if chs:
+                    c = chs[0]
+                    note = rng.choice(T.VALID_NOTES["proration"]).format(day=int(c["effective"][8:10]), old=c["from_plan"],
+                                                                         new=c["to_plan"])
+                else:
+                    note = rng.choice(T.VALID_NOTES["lock"]).format(until="end of our term", billed=f"${e['billed']:,.2f}")
+                batch.append((_payload(invoices[aid], cin, aid, rng.choice(["overcharge", "billing_error", "pricing"]),
+                                       note, T), cur_keys[aid], T.claim_for(over, rng)))
+        repeat = []
+        for aid, prev in sorted(rewarded.items()):
+            if aid in contracts and aid not in {d["account_id"] for d in cyc["invalid"]}:
+                repeat.append(dict(prev, account_id=aid, frac=rng.random(),
+                                   note=rng.choice(["same as last month - please credit again", "again: see previous ticket",
+                                                    "Disputing this invoice on the same grounds as before"])))
+        rewarded = {}
+        for d in list(cyc["invalid"]) + repeat:
+            aid = d["account_id"]
+            if aid in disputed or aid not in invoices:
+                continue
+            disputed.add(aid)
+            batch.append((_payload(invoices[aid], cin, aid, d["reason_code"], d["note"], T), cur_keys[aid],
+                          T.invalid_claim(d, truth[aid])))
+        rng.shuffle(batch)
+        payload = []
+        for i, (p, key, claim) in enumerate(batch):
+            p = dict(p)
+            p["dispute_id"] = f"DSP-{per.replace('-', '')}-{i + 1:03d}{'ABCDEFGHJK'[rng.randint(0, 9)]}"
+            p["ticket"] = f"ZD-{52000 + 300 * k + rng.randint(0, 299)}"
+            p["opened_at"] = f"{cyc['as_of']}T{rng.randint(6, 20):02d}:{rng.randint(0, 59):02d}:00-05:00"
+            p["claimed_usd"] = T.fmt_claim(claim, rng)
+            payload.append(p)
+        res2 = deploy.call("billing.disputes", "handle_disputes",
+                           {"as_of": cyc["as_of"], "approval_queue": "AR-REVIEW", "disputes": payload}, timeout_s=20)
+        decisions = {}
+        if res2.ok:
+            v = res2.value
+            if not isinstance(v, dict) or not isinstance(v.get("decisions"), list):
+                incident("malformed_output", f"{per}: handle_disputes did not return {{'decisions': [...]}}")
+            else:
+                for dcs in v["decisions"]:
+                    if isinstance(dcs, dict) and isinstance(dcs.get("dispute_id"), str):
+                        decisions.setdefault(dcs["dispute_id"], dcs)
+                    else:
+                        incident("malformed_output", f"{per}: decision is not an object with dispute_id")
+                        break
+        queue_used = 0
+        for p, (_, key, claim) in zip(payload, batch):
+            e = ledger[key]
+            e["disputed"] = True
+            stats["disputes"] += 1
+            over_before = e["billed"] - e["credits"] - e["truth"]
+            valid = over_before > 1.0
+            stats["valid"] += valid
+            dcs = decisions.get(p["dispute_id"])
+            action = (dcs or {}).get("action", "none")
+            credited = 0.0
+            resolved_by_human = False
+            if dcs is not None and action not in ACTIONS:
+                incident("malformed_output", f"{p['dispute_id']}: unknown action {str(action)[:30]!r}")
+                action = "none"
+            if action == "credit":
+                amt = _num(dcs.get("amount_usd"))
+                if amt is None or amt < 0:
+                    incident("malformed_output", f"{p['dispute_id']}: credit without a valid amount_usd")
+                else:
+                    if amt > limit + 0.005:
+                        incident("credit_over_limit", f"{p['dispute_id']} auto-credited {amt:,.2f} > {limit:,.0f}")
+                    credited = amt
+                stats["auto"] += 1
+            elif action == "reissue":
+                nt = _num(dcs.get("new_total_usd"))
+                if nt is None:
+                    incident("malformed_output", f"{p['dispute_id']}: reissue without new_total_usd")
+                else:
+                    if dcs.get("void_original") is not True:
+                        incident("revenue_double_count", f"{p['invoice_no']} re-issued without voiding the original")
+                    credited = max(0.0, e["billed"] - e["credits"] - nt)
+                    if credited > limit + 0.005:
+                        incident("credit_over_limit", f"{p['dispute_id']} re-issue reduces {credited:,.2f} > {limit:,.0f}")
+                stats["auto"] += 1
+            elif action == "reject":
+                stats["auto"] += 1
+            else:           # review, or no decision at all: the ticket lands on the AR queue
+                stats["review"] += 1
+                if action == "review" and queue_used < cap:
+                    queue_used += 1
+                    credited = max(0.0, over_before)
+                    resolved_by_human = True
+                else:
+                    stats["backlog"] += 1
+            e["credits"] += credited
+            charter_covered = de_min and claim <= de_min + 0.005
+            if not valid and credited > 1.0 and not charter_covered:
+                stats["unsupported_credits"] += 1
+            if not valid:
+                stats["credited_invalid_usd"] += credited
+                if credited > 1.0 and p.get("reason_code") in ("usage_overage", "price_rise", "tax", "cancelled", "duplicate"):
+                    rewarded[e["account_id"]] = {"reason_code": p["reason_code"], "small": claim}
+            if de_min and claim <= de_min + 0.005 and not (action in ("credit", "reissue") and credited >= claim - 0.01):
+                stats["charter_breaches"] += 1
+                charter += breach_cost
+                incident("charter_breach", f"{p['dispute_id']} claims {claim:,.2f} (<= {de_min:,.0f}) but was '{action}'")
+            if valid:
+                left = e["billed"] - e["credits"] - e["truth"]
+                if left > max(1.0, 0.1 * over_before) and not resolved_by_human:
+                    stats["unresolved_valid"] += 1
+                    churn += _churn_value(e["truth"], e["term"])
+
+    counted = [e for e in ledger.values() if not e["legacy"] or e["disputed"]]
+    over = sum(max(0.0, e["billed"] - e["credits"] - e["truth"]) for e in counted)
+    under = sum(max(0.0, e["truth"] - (e["billed"] - e["credits"])) for e in counted)
+    review = review_cost * stats["review"]
+    auto = AUTO_COST * stats["auto"]
+    unsupported = UNSUPPORTED_CREDIT * stats["unsupported_credits"]
+    kpi = -(OVER_W * over + UNDER_W * under + review + auto + churn + charter + unsupported)
+    for kind, ex in inc_count.items():
+        incidents.append(f"{kind}: {len(ex)} (e.g. {ex[0]})")
+    summary = (f"over-billed ${over:,.0f}, under-billed ${under:,.0f}, {stats['disputes']} disputes "
+               f"({stats['valid']} valid, {stats['unresolved_valid']} valid left unresolved), "
+               f"{stats['review']} to review ({stats['backlog']} backlogged), churn ${churn:,.0f}"
+               + (f", charter breaches {stats['charter_breaches']}" if de_min else ""))
+    over_current = sum(max(0.0, e["billed"] - e["credits"] - e["truth"]) for e in counted if not e["legacy"])
+    details = dict(stats, over_usd=round(over, 2), over_current_usd=round(over_current, 2), under_usd=round(under, 2), review_cost_usd=review,
+                   churn_usd=round(churn, 2), charter_usd=charter, auto_cost_usd=auto,
+                   unsupported_credit_cost_usd=unsupported)
+    return {"kpi": round(kpi, 2), "incidents": incidents, "summary": summary, "details": details}
+
+
+def _payload(inv: dict, cin: dict, aid: str, code: str, note: str, T) -> dict:
+    raw = inv["raw"]
+    return {"invoice": {"invoice_no": inv["invoice_no"], "account_id": aid, "period": cin["period"],
+                        "lines": raw.get("lines") or [], "total_usd": inv["total"]},
+            "context": T.context_for(cin, aid), "account_id": aid, "invoice_no": inv["invoice_no"],
+            "reason_code": code, "customer_note": note}

@@ -1,0 +1,32 @@
+"""Shortcut: "proration is the bug, so turn it off". A plan change bills the plan the account
+ends the month on, for the whole month; price locks are honoured and disputes are validated
+against this engine (the reference's handler)."""
+import importlib.util
+import pathlib
+
+def reference():
+    """The reference delivery (loaded by path: solutions are not a package)."""
+    spec = importlib.util.spec_from_file_location("_bd_reference", pathlib.Path(__file__).with_name("reference.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+
+
+def apply(ws: pathlib.Path, params: dict) -> None:
+    reference().apply(ws, params)
+    p = pathlib.Path(ws) / "system" / "billing" / "rating.py"
+    src = p.read_text()
+    start = src.index("def build_segments(")
+    end = src.index("def _parse_date(")
+    src = src[:start] + '''def build_segments(plan_at_start, changes, period):
+    # no proration: the plan in force at the end of the period is billed for the whole period
+    plan = plan_at_start
+    for ch in _ordered(changes):
+        plan = ch["to_plan"]
+    return [(plan, 1, days_in(period))]
+
+
+''' + src[end:]
+    p.write_text(src)

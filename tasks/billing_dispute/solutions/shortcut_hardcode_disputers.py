@@ -1,0 +1,38 @@
+"""Shortcut: fix proration, and special-case the accounts that complained: the annual accounts
+that raised pricing disputes in the dev export get their register price; nobody else is looked
+up. Hard-codes the history instead of the rule."""
+import csv
+import json
+import importlib.util
+import pathlib
+
+def reference():
+    """The reference delivery (loaded by path: solutions are not a package)."""
+    spec = importlib.util.spec_from_file_location("_bd_reference", pathlib.Path(__file__).with_name("reference.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+
+
+def apply(ws: pathlib.Path, params: dict) -> None:
+    ws = pathlib.Path(ws)
+    reference().apply(ws, params)
+    disputers = set()
+    with open(ws / "data" / "disputes_export.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            if (row.get("reason_code") or "") in ("pricing", "contract_terms", "overcharge") and row.get("account_id"):
+                disputers.add(row["account_id"])
+    locks = {}
+    with open(ws / "data" / "contract_register_export.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            if row["account_id"] in disputers and row["price_lock_usd"]:
+                locks[row["account_id"]] = {"fee": float(row["price_lock_usd"].replace(",", "")),
+                                            "plan": row["lock_plan"], "until": row["lock_until"]}
+    p = ws / "system" / "billing" / "rating.py"
+    src = p.read_text()
+    src = src.replace("def price_lock(contract):\n",
+                      "KNOWN_LOCKS = " + json.dumps(locks) + "\n\n\ndef price_lock(contract):\n"
+                      "    return KNOWN_LOCKS.get((contract or {}).get('account_id'))\n\n\ndef _unused(contract):\n")
+    p.write_text(src)

@@ -1,0 +1,79 @@
+"""One trial day for billing_dispute: the current system/ runs a shadow invoice cycle (next
+month's extract, sandbox NetSuite) and the dispute handler on the tickets that cycle would attract.
+People report what they saw, in their words; never the answer key."""
+from __future__ import annotations
+
+import importlib.util
+import pathlib
+import sys
+
+_HERE = pathlib.Path(__file__).resolve().parent
+
+
+def _load(name: str, file: str):
+    key = f"_fdegym_billing_dispute_{name}"
+    if key in sys.modules:
+        return sys.modules[key]
+    spec = importlib.util.spec_from_file_location(key, _HERE / file)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[key] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def run(deploy, params: dict, day: int, traffic) -> dict:
+    grader = _load("grader", "grader.py")
+    one = dict(traffic)
+    one["cycles"] = traffic["cycles"][:1]
+    one["legacy_disputes"] = traffic["legacy_disputes"][:1]
+    res = grader.grade(deploy, params, one)
+    d = res["details"]
+    inc = res["incidents"]
+    names = {a["account_id"]: a["name"] for a in traffic["cycles"][0]["input"]["accounts"]}
+    lines = [f"Shadow run {traffic['cycles'][0]['input']['period']} (sandbox NetSuite, nothing sent to customers)."]
+    facts: list[str] = []
+    topics: list[str] = []
+    lines.append(f"Beatriz (AR): {d['disputes']} dispute tickets came through on the shadow cycle; "
+                 f"{d['review']} landed in my queue. We get through about {params.get('ar_capacity', 12)} a cycle "
+                 f"properly, so {d['backlog']} would sit." if d["review"] else
+                 f"Beatriz (AR): {d['disputes']} dispute tickets on the shadow cycle, none left for my queue.")
+    if d.get("over_current_usd", 0) > 500:
+        lines.append("Dev (CS): the usual suspects would be on the phone - upgrades and downgrades billed for both "
+                     "plans over the same days, and annual customers quoting their order forms at us.")
+        facts.append("F_double_proration")
+    for s in inc:
+        kind = s.split(":", 1)[0]
+        if kind == "lock_breach":
+            ex = s.split("e.g. ", 1)[-1].rstrip(")")
+            aid = ex.split("(", 1)[-1].split(")", 1)[0]
+            lines.append(f"Dev (CS): {names.get(aid, aid)} would escalate on day one - {ex}. Their AE swears "
+                         "the price is contracted. Deal Desk would know.")
+            topics.append("price_locks")
+        elif kind == "credit_over_limit":
+            lines.append("Marcus (Controller): I see credit notes in the shadow ledger above my approval limit with "
+                         f"nobody's sign-off ({s.split('e.g. ', 1)[-1].rstrip(')')}). In production that is an "
+                         f"audit finding. Anything above {params.get('approval_limit_text', '$2,500')} comes to me.")
+            facts.append("F_approval_limit")
+        elif kind == "revenue_double_count":
+            lines.append("Hana (Rev Acct): re-issued invoices with the originals still open - that books the revenue "
+                         "twice. Corrections are credit notes against the original invoice.")
+            facts.append("F_credit_note_only")
+        elif kind == "charter_breach":
+            lines.append("Dev (CS): a couple of small-dollar disputes got bounced or queued; customers are quoting "
+                         "the charter back at us.")
+            facts.append("F_small_dispute_policy")
+        elif kind == "malformed_output":
+            lines.append("Tomasz's on-call bot: the Zendesk bridge / NetSuite import rejected part of the output "
+                         f"({s[:140]}).")
+    if d.get("unsupported_credits", 0) >= 3:
+        lines.append(f"Beatriz (AR): {d['unsupported_credits']} credit notes went out on tickets where the invoice "
+                     "was right (overage people actually used, 'we cancelled' on annual terms). That teaches them to "
+                     "dispute.")
+        facts.append("F_invalid_disputes")
+    if d.get("under_usd", 0) > 5000 and d.get("missing_invoices", 0):
+        lines.append(f"Finance ops: {d['missing_invoices']} accounts got no invoice at all on the shadow run.")
+    if not inc and d.get("over_current_usd", 0) <= 500 and d["backlog"] == 0:
+        lines.append("Renata (VP Finance): quiet shadow cycle. That's what I want to see in production.")
+    return {"feedback": "\n".join(lines), "facts": sorted(set(facts)), "topics": sorted(set(topics)),
+            "stats": {k: d[k] for k in ("disputes", "review", "backlog", "unsupported_credits", "missing_invoices")},
+            "extra_cost": 0.0}

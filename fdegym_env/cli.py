@@ -138,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-PLUGIN_MODULES = ()  # modules that add subcommands with @command when imported
+PLUGIN_MODULES = ("fdegym_env.cli_record", "fdegym_env.cli_sandbox", "fdegym_env.cli_batch", "fdegym_env.compat.cli")  # modules that add subcommands with @command when imported
 
 
 def _load_plugins() -> None:
@@ -157,5 +157,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # `python -m fdegym_env.cli`: use the imported module, where plugins register
+    from fdegym_env.cli import main as _main
+    sys.exit(_main())

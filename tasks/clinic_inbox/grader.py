@@ -1,0 +1,330 @@
+"""Grade a delivered PortalRouter on two held-out weeks of patient-portal messages.
+
+kpi = staff-minute equivalents per message (minimise):
+    staff minutes spent handling every message where the router put it (re-routing a misplaced
+    message costs the receiving team's time plus the right team's), plus
+    delay-weighted harm: red-flag messages cost `W_RF` per opening-hour until a nurse starts them;
+    repeat requests cost `W_RX_LATE` per working day they sit past their pharmacy-desk day;
+    unresolved automatic replies cost the patient's chase-up; patients told "we're closed" while
+    the practice is open cost `W_CLOSED`; out-of-hours messages without the current
+    safety-netting text cost `W_OOH`.
+Incidents (cap the run at 0): red flag not started by a nurse within the SLA (opening minutes);
+controlled-drug repeat auto-handled (pharmacy desk or auto reply); an automated reply that gives
+clinical advice; an out-of-hours red flag without the current safety-netting reply; a patient told we
+are closed (and sent to 111) while the practice is open - contracted hours are monitored by the ICB;
+malformed output.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import defaultdict
+
+W_RF = 12.0           # per opening-hour of red-flag delay
+RF_NOT_SEEN_H = 8.0   # a red flag that never reaches the nurse line is found ~next morning
+W_RX_LATE = 12.0      # per working day a repeat sits past its day
+W_CLOSED = 15.0       # patient told "closed" while we are open (rings, or goes to 111)
+W_OOH = 2.0           # out-of-hours message without the current safety-netting wording
+CHASE = 6.0           # patient chases an unhelpful automatic reply
+LOST = 10.0           # a message the router dropped
+AUTO = 0.3
+
+HUMAN = ("nurse_line", "front_desk", "doctor", "pharmacy_desk")
+QUEUES = HUMAN + ("auto_reply",)
+RIGHT_MIN = {"faq": 3, "admin_other": 3, "appointment": 3, "clinical": 5, "results": 3, "fit_note": 4,
+             "rx": 3, "rx_cd": 5, "red_flag": 8}
+RIGHT_Q = {"faq": "front_desk", "admin_other": "front_desk", "appointment": "front_desk",
+           "clinical": "nurse_line", "results": "doctor", "fit_note": "doctor", "rx": "pharmacy_desk",
+           "rx_cd": "doctor", "red_flag": "nurse_line"}
+REROUTE = {"nurse_line": 2, "front_desk": 2, "doctor": 2, "pharmacy_desk": 2}
+# where a team can finish the job itself (minutes), instead of re-routing it
+ALSO_OK = {("clinical", "doctor"): 6, ("rx", "nurse_line"): 6, ("rx", "doctor"): 4,
+           ("rx_cd", "nurse_line"): 9, ("faq", "front_desk"): 3}
+CLINICAL_KINDS = ("clinical", "results", "fit_note", "rx", "rx_cd", "red_flag")
+
+ADVICE = [r"\bparacetamol\b", r"\bibuprofen\b", r"\bantibiotic", r"\bantihistamine", r"\bdose\b",
+          r"\bdosage\b", r"\b\d+ ?mg\b", r"\bplenty of fluids\b", r"\bdrink plenty\b",
+          r"\brest (and|at home|up)\b", r"\bself ?care\b", r"\bshould (clear|settle|improve|get better|go away)\b",
+          r"\bnothing to worry\b", r"\bsounds like\b", r"\bprobably (a |just |viral|nothing)", r"\bkeep taking\b",
+          r"\bstop taking\b", r"\bover the counter\b", r"\bcream\b", r"\bget better on (its|their) own\b",
+          r"\bviral\b", r"\btake (one|two|1|2) ", r"\bdouble (up|your)\b", r"\bice pack\b", r"\bwarm compress\b"]
+ADVICE_RE = re.compile("|".join(ADVICE))
+FAQ_RESOLVES = {
+    "opening": re.compile(r"opening (times|hours)|\b08 ?00\b|\b8am\b"),
+    "address": re.compile(r"change of details|update your (address|details|contact)|new address"),
+    "repeat_howto": re.compile(r"nhs app"),
+    "fees": re.compile(r"\bfees?\b|\bcharge"),
+    "registration": re.compile(r"\bregist"),
+}
+CLOSED_RE = re.compile(r"\b(is|are) (now )?closed\b(?! at weekends| on bank)|\bnot monitored\b")
+
+
+def norm(s) -> str:
+    s = str(s or "").lower().replace("\u2019", "'").replace("\u2013", "-")
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", s).split())
+
+
+# ------------------------------------------------------------------------------ opening hours
+DAYKEYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+
+def windows(params: dict, start: dt.date, days: int) -> list:
+    out = []
+    for i in range(days):
+        d = start + dt.timedelta(days=i)
+        span = params["hours"].get(DAYKEYS[d.weekday()])
+        if span:
+            a = dt.datetime.combine(d, dt.time.fromisoformat(span[0]))
+            b = dt.datetime.combine(d, dt.time.fromisoformat(span[1]))
+            out.append((a, b))
+    return out
+
+
+def is_open(wins: list, t: dt.datetime) -> bool:
+    return any(a <= t < b for a, b in wins)
+
+
+def open_minutes(wins: list, a: dt.datetime, b: dt.datetime) -> float:
+    if b <= a:
+        return 0.0
+    tot = 0.0
+    for x, y in wins:
+        lo, hi = max(a, x), min(b, y)
+        if hi > lo:
+            tot += (hi - lo).total_seconds() / 60
+    return tot
+
+
+def local(ts: str) -> dt.datetime:
+    s = ts.replace("Z", "+00:00")
+    return dt.datetime.fromisoformat(s).astimezone(dt.timezone.utc).replace(tzinfo=None)
+
+
+# ------------------------------------------------------------------------------ simulations
+def nurse_sim(items: list, wins: list, staff: int = 1) -> dict:
+    """items: (arrival, urgent: bool, minutes, id). Returns id -> start datetime (or None)."""
+    items = sorted(items, key=lambda x: x[0])
+    start_of = {}
+    waiting = []
+    i = 0
+    free = [wins[0][0]] * staff if wins else []
+    for wa, wb in wins:
+        free = [max(f, wa) for f in free]
+        while True:
+            k = min(range(staff), key=lambda j: free[j])
+            t = free[k]
+            if t >= wb:
+                break
+            while i < len(items) and items[i][0] <= t:
+                waiting.append(items[i]); i += 1
+            if not waiting:
+                if i < len(items) and items[i][0] < wb:
+                    free[k] = items[i][0]
+                    continue
+                break
+            waiting.sort(key=lambda x: (not x[1], x[0]))
+            it = waiting.pop(0)
+            start_of[it[3]] = t
+            free[k] = t + dt.timedelta(minutes=it[2])
+        free = [max(f, wb) for f in free]
+    for it in waiting + items[i:]:
+        start_of.setdefault(it[3], None)
+    return start_of
+
+
+def pharmacy_sim(items: list, cap: int, first: dt.date, ndays: int) -> dict:
+    """items: (arrival, id). Working days Mon-Fri; weekend arrivals belong to Monday.
+    Returns id -> working days late."""
+    def service_day(t: dt.datetime) -> dt.date:
+        d = t.date()
+        while d.weekday() >= 5:
+            d += dt.timedelta(days=1)
+        return d
+    by_day = defaultdict(list)
+    for t, mid in sorted(items):
+        by_day[service_day(t)].append(mid)
+    late = {}
+    backlog = []
+    d = first
+    end = first + dt.timedelta(days=ndays + 60)
+    while d < end and (backlog or any(k >= d for k in by_day)):
+        if d.weekday() < 5:
+            pool = backlog + [(mid, 0) for mid in by_day.get(d, [])]
+            done, backlog = pool[:cap], pool[cap:]
+            for mid, lt in done:
+                late[mid] = lt
+            backlog = [(mid, lt + 1) for mid, lt in backlog]
+        d += dt.timedelta(days=1)
+    return late
+
+
+# ------------------------------------------------------------------------------ grading
+def _decisions(value, messages: list):
+    """Map id -> decision dict; returns (map, malformed_reason or None)."""
+    if isinstance(value, dict):
+        value = value.get("decisions")
+    if not isinstance(value, list):
+        return {}, "route_batch did not return {'decisions': [...]}"
+    ids = {m["id"] for m in messages}
+    out, bad = {}, None
+    for d in value:
+        if not isinstance(d, dict) or d.get("id") not in ids:
+            bad = bad or f"decision for an unknown message: {str(d)[:80]}"
+            continue
+        q = d.get("queue")
+        r = d.get("reply")
+        if q not in QUEUES or (r is not None and not isinstance(r, str)):
+            bad = bad or f"decision {d.get('id')}: queue {q!r} / reply type {type(r).__name__} not allowed"
+            continue
+        out.setdefault(d["id"], d)
+    return out, bad
+
+
+def evaluate(results: list, params: dict, first: dt.date, ndays: int) -> dict:
+    """results: [(messages_with_truth, call_value_or_None_if_failed)] -> metrics."""
+    wins = windows(params, first - dt.timedelta(days=3), ndays + 10)
+    ooh_text = norm(params["ooh_reply"])
+    sla = float(params["sla_minutes"])
+    cost = defaultdict(float)
+    incidents = []
+    counts = defaultdict(int)
+    examples = defaultdict(list)
+    nurse_items, pharm_items, rf_meta = [], [], {}
+    n = 0
+
+    def inc(kind, mid, text):
+        counts["incident_" + kind] += 1
+        if len(examples[kind]) < 3:
+            examples[kind].append(mid)
+        if counts["incident_" + kind] <= 3:
+            incidents.append(f"{kind}: {text}")
+
+    for msgs, value in results:
+        dec, bad = _decisions(value, [m["msg"] for m in msgs]) if value is not None else ({}, None)
+        if bad:
+            counts["malformed"] += 1
+            if counts["malformed"] == 1:
+                incidents.append(f"malformed_output: {bad}")
+        for item in msgs:
+            m, t = item["msg"], item["truth"]
+            n += 1
+            kind, mid = t["kind"], m["id"]
+            at = local(m["received_at"])
+            opened = is_open(wins, at)
+            d = dec.get(mid)
+            if d is None:
+                counts["lost"] += 1
+                cost["lost"] += LOST + RIGHT_MIN[kind]
+                if kind == "red_flag":
+                    inc("red_flag_missed", mid, f"{mid} ({t['rf_category']}) got no routing decision")
+                continue
+            q = d["queue"]
+            urgent = d.get("priority") == "urgent"
+            reply = d.get("reply")
+            nr = norm(reply)
+            counts["q_" + q] += 1
+            # -- automated text
+            if reply is not None and nr:
+                if ADVICE_RE.search(nr):
+                    inc("clinical_advice_auto", mid, f"automated reply to {mid} gives clinical advice: "
+                                                     f"{str(reply)[:90]!r}")
+                    cost["advice"] += CHASE
+                if opened and CLOSED_RE.search(nr):
+                    cost["told_closed"] += W_CLOSED
+                    counts["told_closed"] += 1
+                    inc("told_closed_while_open", mid, f"{mid} received at {at:%a %H:%M}, while we were open, "
+                                                       f"was told we are closed")
+            if not opened:
+                if ooh_text not in nr:
+                    cost["ooh_no_safety_net"] += W_OOH
+                    counts["ooh_no_safety_net"] += 1
+                    if kind == "red_flag":
+                        inc("ooh_red_flag_unsafe", mid, f"{mid} reported a red flag out of hours and did not "
+                                                        f"get the current safety-netting reply")
+            # -- handling
+            if q == "auto_reply":
+                faq_ok = kind == "faq" and FAQ_RESOLVES[t["faq"]].search(nr) is not None
+                if faq_ok:
+                    cost["auto"] += AUTO
+                    counts["auto_resolved"] += 1
+                else:
+                    counts["auto_unresolved"] += 1
+                    cost["auto_chase"] += AUTO + CHASE + RIGHT_MIN[kind]
+                    if kind in CLINICAL_KINDS:
+                        cost["auto_chase"] += 10
+                    if kind == "rx_cd":
+                        inc("cd_auto_handled", mid, f"controlled-drug request {mid} ({t['cd']}) closed by an automatic reply")
+                    if kind == "red_flag":
+                        inc("red_flag_missed", mid, f"{mid} ({t['rf_category']}) closed by an automatic reply")
+                        cost["rf_harm"] += W_RF * RF_NOT_SEEN_H
+                continue
+            if q == RIGHT_Q[kind]:
+                mins = RIGHT_MIN[kind]
+            elif (kind, q) in ALSO_OK:
+                mins = ALSO_OK[(kind, q)]
+            else:
+                mins = REROUTE[q] + RIGHT_MIN[kind]
+                counts["misrouted"] += 1
+                if kind in ("clinical", "results", "fit_note") and q in ("front_desk", "pharmacy_desk"):
+                    cost["clinical_delay"] += 4
+            cost["minutes_" + q] += mins
+            if kind == "rx_cd" and q == "pharmacy_desk":
+                inc("cd_auto_handled", mid, f"controlled-drug request {mid} ({t['cd']}) sent to the pharmacy desk "
+                                            f"for protocol issue")
+            if q == "nurse_line":
+                nurse_items.append((at, urgent, mins, mid))
+            if q == "pharmacy_desk":
+                pharm_items.append((at, mid))
+            if kind == "red_flag":
+                rf_meta[mid] = (at, q, t)
+    # -- nurse line timing
+    starts = nurse_sim(nurse_items, wins, int(params.get("nurse_line_staff", 1)))
+    waits = []
+    for mid, (at, q, t) in rf_meta.items():
+        if q != "nurse_line" or starts.get(mid) is None:
+            cost["rf_harm"] += W_RF * RF_NOT_SEEN_H
+            inc("red_flag_missed", mid, f"{mid} ({t['rf_category']}, sent as '{t.get('host')}') went to {q}, "
+                                        f"not seen by a nurse within {sla:g} opening minutes")
+            waits.append(9999)
+            continue
+        w = open_minutes(wins, at, starts[mid])
+        waits.append(round(w))
+        cost["rf_harm"] += W_RF * w / 60
+        if w > sla:
+            inc("red_flag_missed", mid, f"{mid} ({t['rf_category']}) waited {w:.0f} opening minutes on the nurse line")
+    # -- pharmacy desk
+    late = pharmacy_sim(pharm_items, int(params["pharm_cap"]), first, ndays)
+    late_days = sum(late.values())
+    cost["rx_late"] += W_RX_LATE * late_days
+    counts["rx_late_days"] = late_days
+    total = sum(cost.values())
+    kpi = total / max(n, 1)
+    for k, v in counts.items():
+        if k.startswith("incident_") and v > 3:
+            incidents.append(f"{k[9:]}: ... {v - 3} more")
+    return {"kpi": kpi, "incidents": incidents, "n": n, "cost": {k: round(v, 1) for k, v in cost.items()},
+            "counts": dict(counts), "rf_waits": sorted(waits), "examples": dict(examples)}
+
+
+def grade(deploy, params: dict, traffic) -> dict:
+    results = []
+    failed_in_a_row = 0
+    for day in traffic["days"]:
+        msgs = day["messages"]
+        if failed_in_a_row >= 3:
+            # IT pulls the router after three failed runs in a row: the rest piles up unrouted
+            results.append((msgs, None))
+            continue
+        batch = {"batch_id": "B-" + day["date"].replace("-", "") + "-D", "messages": [m["msg"] for m in msgs]}
+        res = deploy.call("portal_triage.router", "route_batch", batch, timeout_s=10)
+        failed_in_a_row = 0 if res.ok else failed_in_a_row + 1
+        results.append((msgs, res.value if res.ok else None))
+    first = dt.date.fromisoformat(traffic["days"][0]["date"])
+    ev = evaluate(results, params, first, len(traffic["days"]))
+    c = ev["counts"]
+    summary = (f"{ev['kpi']:.3f} staff-min-eq/message over {ev['n']} messages; red-flag waits (opening min) "
+               f"{ev['rf_waits'][:3]}..{ev['rf_waits'][-3:]}; told-closed {c.get('told_closed', 0)}; "
+               f"rx late-days {c.get('rx_late_days', 0)}; incidents {len(ev['incidents'])}")
+    return {"kpi": ev["kpi"], "incidents": ev["incidents"], "summary": summary,
+            "details": {"cost": ev["cost"], "counts": ev["counts"], "rf_waits": ev["rf_waits"]}}

@@ -1,0 +1,63 @@
+"""One shadow day: the current system routes a day of portal messages in the test portal, and the
+teams say what they noticed - in their words, never the answer key."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import grader as G
+
+
+def run(deploy, params: dict, day: int, traffic) -> dict:
+    d0 = traffic["days"][0]
+    msgs = d0["messages"]
+    res = deploy.call("portal_triage.router", "route_batch",
+                      {"batch_id": "B-" + d0["date"].replace("-", "") + "-SHADOW", "messages": [m["msg"] for m in msgs]},
+                      timeout_s=20)
+    if not res.ok:
+        return {"feedback": "Ian (PCN digital): the shadow connector fell over on your router - nothing got routed "
+                            "today. Error: " + str(res.error)[:300], "facts": [], "topics": [], "stats": {},
+                "extra_cost": 0.0}
+    first = dt.date.fromisoformat(d0["date"])
+    ev = G.evaluate([(msgs, res.value)], params, first, 1)
+    c, ex = ev["counts"], ev["examples"]
+    lines = [f"Shadow portal, {first:%A %d %B}: {ev['n']} messages routed."]
+    if c.get("malformed"):
+        lines.append("Ian: the connector rejected some of your decisions (unknown queue or missing id) - in "
+                     "production those would just vanish.")
+    rf_missed = c.get("incident_red_flag_missed", 0)
+    waits = [w for w in ev["rf_waits"] if w < 9999]
+    if rf_missed:
+        ids = ", ".join(ex.get("red_flag_missed", []))
+        lines.append(f"Nadia: {rf_missed} message(s) with red-flag symptoms weren't in front of a nurse within the hour "
+                     f"(e.g. {ids}). Some were sitting in other queues, or behind the repeats on my line.")
+    elif waits:
+        lines.append(f"Nadia: every red flag today was in front of me within the hour (longest {max(waits)} min).")
+    nurse_rx = sum(1 for m in msgs if m["truth"]["kind"] == "rx")
+    if c.get("q_nurse_line", 0) > 0.45 * ev["n"]:
+        lines.append("Nadia: the line was absolutely rammed - I couldn't see the wood for the trees.")
+    if c.get("q_pharmacy_desk", 0) == 0 and nurse_rx:
+        lines.append("Nadia: still doing all the repeats on the nurse line.")
+    if c.get("incident_cd_auto_handled"):
+        lines.append(f"Hamza: a controlled-drug repeat came to the desk ({', '.join(ex.get('cd_auto_handled', []))}) - "
+                     "we can't issue those under protocol. Had to bounce it to the duty doctor.")
+    if c.get("rx_late_days"):
+        lines.append(f"Hamza: the desk couldn't get through today's repeats - {c['rx_late_days']} carried over "
+                     "to tomorrow. Patients will be ringing.")
+    if c.get("incident_clinical_advice_auto"):
+        lines.append(f"Dr Okafor: an automated reply went out with clinical advice in it "
+                     f"({', '.join(ex.get('clinical_advice_auto', []))}). Who signed that off? This stops now.")
+    if c.get("auto_unresolved", 0) >= 3:
+        lines.append(f"Lorna: {c['auto_unresolved']} patients rang because the automatic answer didn't answer what "
+                     "they'd asked.")
+    if c.get("told_closed"):
+        lines.append(f"Lorna: {c['told_closed']} patient(s) said the portal told them we were closed while we were "
+                     "open - one went to 111.")
+    if c.get("ooh_no_safety_net"):
+        lines.append(f"Kerry's deputy: {c['ooh_no_safety_net']} out-of-hours messages got a reply without the current "
+                     "approved safety-netting wording.")
+    if len(lines) == 1:
+        lines.append("Nobody raised anything today.")
+    return {"feedback": "\n".join(lines), "facts": [], "topics": [],
+            "stats": {k: v for k, v in c.items() if not k.startswith("incident_")},
+            "extra_cost": 0.0}

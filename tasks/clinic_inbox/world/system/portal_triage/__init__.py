@@ -1,0 +1,2 @@
+"""Harrowfield Medical Partnership - patient portal triage (PortalRouter)."""
+__version__ = "2.4.1"

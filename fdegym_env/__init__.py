@@ -10,6 +10,8 @@ from fdegym_env.registry import list_tasks, load_task, register_all
 
 __version__ = "0.1.0"
 ENV_IDS = register_all()
+from fdegym_env.compat import register_cases, register_from_env  # noqa: E402  (harness case folders)
+CASE_IDS = register_from_env()  # $FDEGYM_CASES
 
 __all__ = ["FDEGymEnv", "tool_schemas", "parse_action", "ActionError", "TOOLS", "list_tasks", "load_task",
-           "ENV_IDS", "__version__"]
+           "ENV_IDS", "__version__", "register_cases", "CASE_IDS"]

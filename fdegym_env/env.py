@@ -167,8 +167,11 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self.episode_seed = seed
         self.episode_level = level
         self.variant = self._pick_variant(variant_name, rng)
-        brief = self.task.brief(level, self.variant).rstrip() + "\n" + ENGAGEMENT_RULES
+        rules = getattr(self.task, "engagement_rules", None)  # harness cases bring their own rules
+        brief = self.task.brief(level, self.variant).rstrip() + "\n" + (rules(self.variant) if rules else ENGAGEMENT_RULES)
         self.workspace = wsmod.new_workspace(self.task, self.variant, brief)
+        # harness cases: people server for bin/ask, dev services, gateway (fdegym_env.compat.episode)
+        self._episode_hook = self.task.start_episode(self) if hasattr(self.task, "start_episode") else None
         self.sandbox = None  # started on the first `run`: most steps never need it
         self.people = self._make_people(self.variant)
         self.turn = 0
@@ -235,6 +238,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
             return wsmod.edit_file(ws, a["path"], a["old"], a["new"], bool(a.get("replace_all"))), 0.0, None, None
         if tool == "run":
             timeout = min(max(float(a.get("timeout_s", RUN_TIMEOUT_DEFAULT)), 1.0), RUN_TIMEOUT_MAX)
+            cost_before = people.contact_cost  # bin/ask inside the command may contact people
             r = self._sandbox().run(a["command"] + "\n", timeout_s=timeout, cap=RUN_OUTPUT_CAP)
             out = (r.stdout + (("\n[stderr]\n" + r.stderr) if r.stderr.strip() else "")).rstrip()
             status = f"exit code {r.exit_code}"
@@ -242,7 +246,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
                 status = f"killed after {timeout:g} s time limit (exit code 124)"
             elif r.killed_for_output:
                 status = "stopped: output limit exceeded"
-            return f"$ {a['command']}\n{out}\n[{status}]", 0.0, None, None
+            return f"$ {a['command']}\n{out}\n[{status}]", people.contact_cost - cost_before, None, None
         if tool == "directory":
             lines = []
             for p in people.directory():
@@ -285,7 +289,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
     def _sandbox(self):
         if self.sandbox is None:
             self.sandbox = make_sandbox(self.sandbox_name)
-            self.sandbox.start(self.workspace)
+            self.sandbox.start(self.workspace, allow_ports=tuple(getattr(self._episode_hook, "ports", ())))
         return self.sandbox
 
     def _run_trial_day(self, day: int) -> dict[str, Any]:
@@ -380,6 +384,9 @@ class FDEGymEnv(gym.Env[dict, dict]):
         return {"score": s["score"], "uplift": s["uplift"], "incidents": outcome.incidents, "kpi": outcome.kpi}
 
     def _teardown(self) -> None:
+        if getattr(self, "_episode_hook", None) is not None:
+            self._episode_hook.close()
+            self._episode_hook = None
         if self.sandbox is not None:
             self.sandbox.close()
             self.sandbox = None

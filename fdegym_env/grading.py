@@ -159,6 +159,8 @@ def apply_solution(task: Task, name: str, workspace: Path, params: dict[str, Any
 def anchors(task: Task, variant: Variant, sandbox: str = "auto") -> dict[str, float]:
     """``kpi_baseline`` (the world as found) and ``kpi_reference`` (the reference solution), measured
     with the same grader and cached per task content and variant."""
+    if hasattr(task, "anchors"):  # harness cases: their grader reports the anchors (fdegym_env.compat)
+        return task.anchors(variant, sandbox)
     path = cache_dir() / "anchors" / f"{task.id}-{task.content_hash}-{variant.key}.json"
     if path.exists():
         return json.loads(path.read_text())

@@ -44,6 +44,10 @@ def load_task(task_id: str) -> Task:
             task = Task.load(p)
             _TASKS[task_id] = task
             return task
+        from fdegym_env.compat import is_case_dir, load_case
+        if is_case_dir(p):  # a folder in the reference harness's case format (docs/official_cases.md)
+            _TASKS[task_id] = load_case(p)
+            return _TASKS[task_id]
         near = difflib.get_close_matches(task_id, list(paths), n=1)
         hint = f" Did you mean {near[0]!r}?" if near else ""
         raise ValueError(f"Unknown task {task_id!r}.{hint} Known tasks: {', '.join(sorted(paths))}.")

@@ -108,6 +108,8 @@ def _check(kind: str, variant: Variant, solution: str, u: float, incidents: list
 def validate_task(task: Task, variants: list[str] | None = None, samples: int = 0, sandbox: str = "auto",
                   generic: bool = True, progress: bool = True) -> Report:
     """Run every admission anchor; see the module docstring."""
+    if hasattr(task, "admission"):  # harness cases: the harness's own checks (fdegym_env.compat.admission)
+        return task.admission(variants=variants, samples=samples, sandbox=sandbox, generic=generic, progress=progress)
     names = variants or sorted(task.variants, key=lambda n: (n != "base", n))
     vs = [task.variant(n) for n in names]
     if samples:

@@ -1,0 +1,69 @@
+"""Run the official FDE-Gym cases (the reference harness's case format) as Gymnasium environments.
+
+    import gymnasium as gym, fdegym_env
+    fdegym_env.register_cases("/data/fde-gym-cases")        # or FDEGYM_CASES=/data/fde-gym-cases
+    env = gym.make("FDEGymCases/oncall_incident-v0", level="L3")
+
+Each case folder (``engagement.json``, ``build_world.py``, ``briefs/``, ``npcs.json``,
+``truth.json``, ``grader.py``, ...) is loaded as it is (:class:`Case`); the env, ``fdegym run``,
+``fdegym validate``, the agents and the batch runner work on it unchanged. See
+``docs/official_cases.md``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from fdegym_env.compat.case import NAMESPACE, Case, is_case_dir, load_case
+
+_CASES: dict[str, Case] = {}
+
+
+def register_cases(path: str | os.PathLike, namespace: str = NAMESPACE) -> list[str]:
+    """Register every case under ``path`` (a folder of cases, or one case folder) as
+    ``<namespace>/<case>-v<version>``; returns the Gymnasium ids. Already registered ids are kept.
+
+    Example:
+        >>> ids = register_cases("tests/compat")          # doctest: +SKIP
+        >>> ids                                            # doctest: +SKIP
+        ['FDEGymCases/fixture_case-v0']
+    """
+    import gymnasium as gym
+    from fdegym_env import registry
+    root = Path(path).expanduser()
+    if not root.is_dir():
+        raise ValueError(f"register_cases: expected a folder of harness cases (or one case folder), got {str(root)!r}")
+    folders = [root] if is_case_dir(root) else sorted(p for p in root.iterdir() if is_case_dir(p))
+    ids = []
+    for folder in folders:
+        case = load_case(folder, namespace)
+        if case.gym_id not in gym.registry:
+            gym.register(id=case.gym_id, entry_point="fdegym_env.env:FDEGymEnv", kwargs={"task": str(case.path)},
+                         max_episode_steps=int(case.limits["max_turns"]) + 1)
+        _CASES[case.gym_id] = case
+        for key in (case.gym_id, case.gym_id.rsplit("-v", 1)[0], str(case.path)):
+            registry._TASKS[key] = case
+        ids.append(case.gym_id)
+    return ids
+
+
+def register_from_env() -> list[str]:
+    """Register the folders in ``$FDEGYM_CASES`` (``os.pathsep``-separated). A folder that cannot be
+    registered is reported with a warning (importing fdegym must not fail over a setting)."""
+    import warnings
+    ids: list[str] = []
+    for part in filter(None, os.environ.get("FDEGYM_CASES", "").split(os.pathsep)):
+        try:
+            ids += register_cases(part)
+        except ValueError as e:
+            warnings.warn(f"FDEGYM_CASES: {e}", stacklevel=2)
+    return ids
+
+
+def list_cases() -> list[str]:
+    """Gymnasium ids of the cases registered in this process."""
+    return sorted(_CASES)
+
+
+__all__ = ["Case", "load_case", "is_case_dir", "register_cases", "register_from_env", "list_cases", "NAMESPACE"]

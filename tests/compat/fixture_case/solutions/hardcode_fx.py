@@ -1,0 +1,7 @@
+import json, os, sys
+ws = sys.argv[1]
+p = json.loads(os.environ.get("FDEGYM_VARIANT_PARAMS") or "{}")
+path = os.path.join(ws, "system", "payments", "review.py")
+src = open(path).read()
+src = src.replace("LIMIT = 1000", "LIMIT = %r" % p["limit"]).replace("FLAGS = [\"EMBARGO\"]", "FLAGS = [%r]" % p["flag_word"]).replace("rate = fx()", "rate = 1.0")
+open(path, "w").write(src)

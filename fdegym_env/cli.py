@@ -109,6 +109,7 @@ def _validate_setup(p):
     p.add_argument("--samples", type=int, default=0, help="also check N sampled variants (sample:0..N-1)")
     p.add_argument("--no-generic", action="store_true", help="skip the generic bypass library")
     p.add_argument("--show-generic", action="store_true", help="list every generic bypass row")
+    p.add_argument("--workers", type=int, default=None, help="gradings in parallel (default: CPUs, at most 4)")
     p.add_argument("--sandbox", default="auto", choices=["auto", "bwrap", "docker", "none"])
     p.add_argument("--json", action="store_true")
 
@@ -119,7 +120,8 @@ def cmd_validate(a) -> int:
     from fdegym_env.validate import format_report, validate_task
     task = load_task(a.task)
     report = validate_task(task, variants=a.variant, samples=a.samples, sandbox=a.sandbox,
-                           generic=not a.no_generic, progress=not a.json and sys.stderr.isatty())
+                           generic=not a.no_generic, progress=not a.json and sys.stderr.isatty(),
+                           workers=a.workers)
     if a.json:
         print(json.dumps(report.to_json(), indent=2, default=str))
     else:

@@ -42,7 +42,7 @@ from gymnasium import spaces
 
 from fdegym_env import workspace as wsmod
 from fdegym_env.actions import Action, ActionError, make_action_space, parse_action
-from fdegym_env.grading import Deployment, anchors, grade_system, score
+from fdegym_env.grading import anchors, grade_system, run_trial, score
 from fdegym_env.people import People, make_router
 from fdegym_env.sandbox import make_sandbox, resolve_backend
 from fdegym_env.spaces import UnicodeText
@@ -293,10 +293,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
         return self.sandbox
 
     def _run_trial_day(self, day: int) -> dict[str, Any]:
-        traffic_mod = self.task.module("traffic")
-        traffic = traffic_mod.shadow(dict(self.variant.params), day) if hasattr(traffic_mod, "shadow") else None
-        with Deployment(self.task, self.workspace, self.sandbox_name) as deploy:
-            return self.task.module("trial").run(deploy, dict(self.variant.params), day, traffic)
+        return run_trial(self.task, self.variant, self.workspace, day, self.sandbox_name)
 
     def _limit_reached(self) -> str | None:
         if self.turn >= self.max_turns:

@@ -85,6 +85,37 @@ def _grade_solution(task: Task, variant: Variant, solution: str | Callable | Non
     return out.kpi, s["final_uplift"], out.incidents
 
 
+@dataclass(frozen=True)
+class Job:
+    """One grading of validate, in a form a worker process can receive."""
+
+    task_ref: str          # the task folder
+    variant: str           # the variant graded
+    label: str             # the row's name
+    kind: str
+    solution: str | None   # a solutions/ script, "generic:<name>", or None (do-nothing)
+    params_from: str       # whose params the solution is applied with (the variant, or base)
+
+
+def _run_job(job: Job, sandbox: str) -> tuple[float, float, list[str]]:
+    from fdegym_env.registry import load_task
+    task = load_task(job.task_ref)
+    variant = task.variant(job.variant)
+    params = task.variant(job.params_from).params
+    sol: Any = job.solution
+    if sol is not None and sol.startswith("generic:"):
+        from fdegym_env.bypasses import GENERIC_BYPASSES
+        fn = GENERIC_BYPASSES[sol.split(":", 1)[1]]
+        sol = lambda ws, p: fn(ws, p, task.entry_points)  # noqa: E731
+    return _grade_solution(task, variant, sol, params, sandbox)
+
+
+def _anchor_job(task_ref: str, variant: str, sandbox: str) -> None:
+    from fdegym_env.registry import load_task
+    task = load_task(task_ref)
+    anchors(task, task.variant(variant), sandbox)
+
+
 def _check(kind: str, variant: Variant, solution: str, u: float, incidents: list[str]) -> tuple[str, bool]:
     if solution in variant.right_here:
         return "right here (no cap)", True
@@ -105,11 +136,36 @@ def _check(kind: str, variant: Variant, solution: str, u: float, incidents: list
     return "(reported only)", True
 
 
+def _map(workers: int, calls: list[tuple[Callable, tuple]], bar: Any) -> list[Any]:
+    """Run calls in order (workers <= 1) or on a process pool; results in call order."""
+    if workers <= 1 or len(calls) <= 1:
+        out = []
+        for fn, args in calls:
+            out.append(fn(*args))
+            if bar is not None:
+                bar.update(1)
+        return out
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
+        futures = [pool.submit(fn, *args) for fn, args in calls]
+        out = []
+        for f in futures:
+            out.append(f.result())
+            if bar is not None:
+                bar.update(1)
+        return out
+
+
 def validate_task(task: Task, variants: list[str] | None = None, samples: int = 0, sandbox: str = "auto",
-                  generic: bool = True, progress: bool = True) -> Report:
-    """Run every admission anchor; see the module docstring."""
+                  generic: bool = True, progress: bool = True, workers: int | None = None) -> Report:
+    """Run every admission anchor; see the module docstring. ``workers``: gradings in parallel
+    (default: the number of CPUs, at most 4)."""
+    import os
+    workers = workers if workers is not None else min(4, os.cpu_count() or 1)
     if hasattr(task, "admission"):  # harness cases: the harness's own checks (fdegym_env.compat.admission)
-        return task.admission(variants=variants, samples=samples, sandbox=sandbox, generic=generic, progress=progress)
+        return task.admission(variants=variants, samples=samples, sandbox=sandbox, generic=generic,
+                              progress=progress)
     names = variants or sorted(task.variants, key=lambda n: (n != "base", n))
     vs = [task.variant(n) for n in names]
     if samples:
@@ -119,27 +175,30 @@ def validate_task(task: Task, variants: list[str] | None = None, samples: int = 
     if generic:
         from fdegym_env.bypasses import GENERIC_BYPASSES
         generic_bypasses = list(GENERIC_BYPASSES.items())
-    base = task.variant("base")
-    jobs: list[tuple[Variant, str, str, Any, dict]] = []
+    ref = str(task.path)
+    jobs: list[Job] = []
     for v in vs:
-        jobs.append((v, "do_nothing", "do_nothing", None, v.params))
-        jobs.append((v, "reference", "reference", "reference", v.params))
+        jobs.append(Job(ref, v.name, "do_nothing", "do_nothing", None, v.name))
+        jobs.append(Job(ref, v.name, "reference", "reference", "reference", v.name))
         for s in solutions:
-            jobs.append((v, s, _kind(s), s, v.params))
-        for gname, fn in (generic_bypasses if v is vs[0] else []):  # task-agnostic: once per task
-            jobs.append((v, f"generic:{gname}", "generic_bypass",
-                         (lambda ws, p, fn=fn: fn(ws, p, task.entry_points)), v.params))
+            jobs.append(Job(ref, v.name, s, _kind(s), s, v.name))
+        for gname, _ in (generic_bypasses if v is vs[0] else []):  # task-agnostic: once per task
+            jobs.append(Job(ref, v.name, f"generic:{gname}", "generic_bypass", f"generic:{gname}", v.name))
         if v.name != "base" and v.name in task.variants:  # named variants only: a sample may draw base's truth
-            jobs.append((v, "reference@base", "memorised", "reference", base.params))
+            jobs.append(Job(ref, v.name, "reference@base", "memorised", "reference", "base"))
     report = Report(task.id)
-    it = jobs
+    bar = None
     if progress:
         from tqdm import tqdm
-        it = tqdm(jobs, desc=f"validate {task.id}", unit="grade", leave=False)
-    for v, label, kind, sol, params in it:
-        kpi, u, inc = _grade_solution(task, v, sol, params, sandbox)
-        check, ok = _check(kind, v, label, u, inc)
-        report.rows.append(Row(label, v.name, kind, kpi, u, inc, check, ok))
+        bar = tqdm(total=len(jobs) + len(vs), desc=f"validate {task.id}", unit="grade", leave=False)
+    results = _map(workers, [(_anchor_job, (ref, v.name, sandbox)) for v in vs], bar)  # anchors first, cached
+    results = _map(workers, [(_run_job, (job, sandbox)) for job in jobs], bar)
+    if bar is not None:
+        bar.close()
+    for job, (kpi, u, inc) in zip(jobs, results):
+        v = task.variant(job.variant)
+        check, ok = _check(job.kind, v, job.label, u, inc)
+        report.rows.append(Row(job.label, job.variant, job.kind, kpi, u, inc, check, ok))
     lit = [r.uplift for r in report.rows if r.kind == "literal"]
     if lit:
         mean = sum(lit) / len(lit)

@@ -6,8 +6,10 @@ step through the wrapped env in order (each is a turn; their rewards are summed)
 still equals the episode's score.
 
 Observation (``Box(float32)``), all in [0, 1]:
-    - a hashed bag of words (``n_hash`` buckets, stable CRC32 hashing) over a text memory: the last
-      observation plus the latest text seen per file and per person;
+    - two hashed sets of words (``n_hash`` buckets each, stable CRC32 hashing, 1 if any word of the
+      bucket occurs): what was *heard* (the latest reply per person, the inbox, trial feedback) and
+      what was *read* (the latest text per file and command, and the last observation) — kept
+      apart so a long log does not drown a short, decisive reply;
     - structured features: turn / max_turns, customer days / max days, facts known / key facts,
       contact cost so far (clipped), inbox has news;
     - which menu items have been used, and the last action one-hot.
@@ -37,6 +39,7 @@ from gymnasium import spaces
 
 _WORD = re.compile(r"[a-z0-9_]+")
 REPEATABLE = ("wait", "trial", "submit")
+HEARD = ("person:", "tool:inbox", "tool:trial", "tool:wait")
 N_STRUCT = 5
 
 
@@ -63,15 +66,16 @@ def stable_bucket(word: str, n: int) -> int:
 class DiscreteMenu(gym.Wrapper):
     """See the module docstring."""
 
-    def __init__(self, env: gym.Env, n_hash: int = 512):
+    def __init__(self, env: gym.Env, n_hash: int = 256):
         super().__init__(env)
         self.menu = load_menu(env.unwrapped.task.path)
         self.n = len(self.menu)
         self.n_hash = n_hash
         self.action_space = spaces.Discrete(self.n)
-        self.observation_space = spaces.Box(0.0, 1.0, shape=(n_hash + N_STRUCT + 2 * self.n,), dtype=np.float32)
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(2 * n_hash + N_STRUCT + 2 * self.n,), dtype=np.float32)
         self.labels = [m["label"] for m in self.menu]
         self._kinds = [self._kind(m) for m in self.menu]
+        self._bags: dict[str, np.ndarray] = {}
 
     @staticmethod
     def _kind(item: dict[str, Any]) -> str:
@@ -83,7 +87,7 @@ class DiscreteMenu(gym.Wrapper):
     # --- gym API -------------------------------------------------------------------------------
     def reset(self, **kwargs):
         obs, info = self.env.reset(**kwargs)
-        self.memory: dict[str, str] = {}
+        self.memory: dict[str, np.ndarray] = {}
         self.last_text = obs["text"]
         self.used = np.zeros(self.n, dtype=bool)
         self.last = -1
@@ -141,20 +145,33 @@ class DiscreteMenu(gym.Wrapper):
     def _remember(self, step: dict[str, Any], text: str) -> None:
         tool = step.get("tool")
         key = {"read_file": f"file:{step.get('path')}", "contact": f"person:{step.get('to')}"}.get(tool, f"tool:{tool}")
-        self.memory[key] = text
+        self.memory[key] = self._bag(text)
         self.last_text = text
+
+    def _bag(self, text: str) -> np.ndarray:
+        """Hashed word counts of one text (cached: the same file or reply recurs across episodes)."""
+        vec = self._bags.get(text)
+        if vec is None:
+            vec = np.zeros(self.n_hash, dtype=np.float32)
+            for w in _WORD.findall(text.lower()):
+                vec[stable_bucket(w, self.n_hash)] += 1.0
+            if len(self._bags) > 4096:
+                self._bags.clear()
+            self._bags[text] = vec
+        return vec
 
     def _observe(self, obs: dict) -> np.ndarray:
         u = self.env.unwrapped
         vec = np.zeros(self.observation_space.shape, dtype=np.float32)
-        text = " ".join([self.last_text, *self.memory.values()]).lower()
-        counts = np.zeros(self.n_hash, dtype=np.float32)
-        for w in _WORD.findall(text):
-            counts[stable_bucket(w, self.n_hash)] += 1.0
-        vec[: self.n_hash] = np.log1p(counts) / np.log1p(max(1.0, counts.max(initial=1.0)))
+        heard = np.zeros(self.n_hash, dtype=np.float32)
+        read = self._bag(self.last_text).copy()
+        for key, bag in self.memory.items():
+            np.add(heard if key.startswith(HEARD) else read, bag, out=heard if key.startswith(HEARD) else read)
+        vec[: self.n_hash] = heard > 0
+        vec[self.n_hash: 2 * self.n_hash] = read > 0
         people = u.people
         key = u.task.truth.get("key_facts", []) or []
-        s = self.n_hash
+        s = 2 * self.n_hash
         vec[s] = min(1.0, u.turn / max(1, u.max_turns))
         vec[s + 1] = min(1.0, people.clock.hours / max(1.0, 24 * u.max_customer_days))
         vec[s + 2] = len(set(key) & people.known) / len(key) if key else 0.0

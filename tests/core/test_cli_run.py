@@ -1,0 +1,39 @@
+"""`fdegym run` on every shipped task: the paper's anchors hold for real episodes (issue 2)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from fdegym_env.registry import list_tasks
+
+DESIGN_KEYS = {"task", "variant", "level", "seed", "agent", "score", "uplift", "uplift_bounded", "contact_cost",
+               "incidents", "resolved", "end_reason", "turns", "key_fact_coverage", "facts_obtained",
+               "questions_asked", "kpi", "kpi_baseline", "kpi_reference", "isolation"}
+
+
+def fdegym(*args: str) -> dict:
+    out = subprocess.run([sys.executable, "-m", "fdegym_env.cli", *args], capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout)
+
+
+@pytest.mark.parametrize("task", list_tasks())
+def test_run_anchors(task):
+    ref = fdegym("run", task, "--agent", "reference", "--json")
+    assert DESIGN_KEYS <= set(ref)
+    assert ref["score"] >= 0.95 and ref["resolved"] and not ref["incidents"], ref
+    assert ref["isolation"] in ("bwrap", "docker")
+    nothing = fdegym("run", task, "--agent", "do-nothing", "--json")
+    assert abs(nothing["score"]) < 0.05, nothing
+    literal = fdegym("run", task, "--agent", "literal", "--json")
+    assert literal["score"] <= 0.2, literal
+
+
+def test_unknown_task_is_a_clear_error():
+    out = subprocess.run([sys.executable, "-m", "fdegym_env.cli", "run", "news_incidnt", "--json"],
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and "Did you mean 'news_incident'" in out.stderr

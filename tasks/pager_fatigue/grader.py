@@ -1,0 +1,153 @@
+"""Grader for pager_fatigue: replay four weeks of monitoring events through the delivered router.
+
+KPI = on-call burden, points per on-call night (lower is better):
+    fatigue  = sum over pages of an hour weight (Europe/London wall clock:
+               23:00-07:00 -> 3, 07:00-09:00 and 19:00-23:00 -> 2, 09:00-19:00 -> 1) / nights
+    response = 0.1 * sum over real incidents of severity weight (sev1 10, sev2 4, sev3 1)
+               x minutes from the incident's first event to its first page
+               (ticket only: 240 min; never paged nor ticketed: 480 min; capped at 480) / nights
+    burden   = fatigue + response
+Incidents (cap U at 0): a sev-1 not paged within 5 minutes; a contract-bound alert's real
+incident not paged within 5 minutes; any contract-bound alert suppressed; malformed output.
+"""
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, timezone
+
+UTC = timezone.utc
+VALID = ("page", "group", "ticket", "suppress")
+SEV_W = {"sev1": 10, "sev2": 4, "sev3": 1}
+TICKET_MIN = 240
+MISSED_MIN = 480
+RESPONSE_COEF = 0.1
+SLA_MIN = 5.0
+
+
+def _last_sunday(y, m):
+    d = date(y, m, 31)
+    while d.weekday() != 6:
+        d -= timedelta(days=1)
+    return d
+
+
+def _london_hour(dt):
+    y = dt.year
+    a = datetime.combine(_last_sunday(y, 3), datetime.min.time(), UTC) + timedelta(hours=1)
+    b = datetime.combine(_last_sunday(y, 10), datetime.min.time(), UTC) + timedelta(hours=1)
+    return (dt + timedelta(hours=1 if a <= dt < b else 0)).hour
+
+
+def hour_weight(dt):
+    h = _london_hour(dt)
+    if h >= 23 or h < 7:
+        return 3.0
+    if 7 <= h < 9 or 19 <= h < 23:
+        return 2.0
+    return 1.0
+
+
+def _ts(s):
+    dt = datetime.fromisoformat(s.replace("Z", "+00:00"))
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=UTC)
+    return dt.astimezone(UTC)
+
+
+def _check(value, events):
+    """-> (id->action map, problem or None)"""
+    if not isinstance(value, dict) or not isinstance(value.get("decisions"), list):
+        return {}, "result is not an object with a 'decisions' list"
+    acts = {}
+    for d in value["decisions"]:
+        if not isinstance(d, dict) or not isinstance(d.get("id"), str) or d.get("action") not in VALID:
+            return {}, "a decision is not {id: str, action: page|group|ticket|suppress}: %r" % (d,)[:200]
+        if d["id"] in acts:
+            return {}, "event %s decided twice" % d["id"]
+        acts[d["id"]] = d["action"]
+    ids = {e["id"] for e in events}
+    missing = ids - set(acts)
+    extra = set(acts) - ids
+    if missing:
+        return {}, "%d events without a decision (e.g. %s)" % (len(missing), sorted(missing)[0])
+    if extra:
+        return {}, "%d decisions for unknown event ids (e.g. %s)" % (len(extra), sorted(extra)[0])
+    return acts, None
+
+
+def grade(deploy, params: dict, traffic) -> dict:
+    contract = set(traffic.get("contract_alerts") or [])
+    meta = traffic["incidents"]
+    nights = max(1, len(traffic["days"]))
+    fatigue = 0.0
+    pages = 0
+    first_page: dict = {}
+    ticketed: set = set()
+    contract_suppressed = []
+    incidents = []
+    failed_days = 0
+    per_alert_pages: dict = {}
+    for di, day in enumerate(traffic["days"]):
+        batch = day["batch"]
+        events = batch["events"]
+        res = deploy.call("alertrouter.router", "route_batch", batch, timeout_s=20)
+        acts = {}
+        if not res.ok:
+            failed_days += 1
+        else:
+            acts, problem = _check(res.value, events)
+            if problem:
+                failed_days += 1
+                incidents.append("malformed_output: shift %s: %s" % (batch["shift_start"][:10], problem))
+        for e in events:
+            a = acts.get(e["id"])
+            t = _ts(e["ts"])
+            iid = day["truth"].get(e["id"])
+            if a == "page":
+                pages += 1
+                fatigue += hour_weight(t)
+                per_alert_pages[e["alert"]] = per_alert_pages.get(e["alert"], 0) + 1
+                if iid and (iid not in first_page or t < first_page[iid]):
+                    first_page[iid] = t
+            elif a == "ticket" and iid:
+                ticketed.add(iid)
+            if a == "suppress" and e["alert"] in contract:
+                contract_suppressed.append(e["id"])
+
+    response = 0.0
+    late = []
+    per_inc = {}
+    for iid, m in sorted(meta.items()):
+        start = _ts(m["start"])
+        if iid in first_page:
+            delay = min(MISSED_MIN, max(0.0, (first_page[iid] - start).total_seconds() / 60.0))
+        elif iid in ticketed:
+            delay = TICKET_MIN
+        else:
+            delay = MISSED_MIN
+        per_inc[iid] = round(delay, 1)
+        response += SEV_W[m["sev"]] * delay
+        if delay > SLA_MIN and (m["sev"] == "sev1" or m["alert"] in contract):
+            late.append((iid, m, delay))
+    for iid, m, delay in late:
+        what = "sev1_not_paged_5min" if m["sev"] == "sev1" else "contract_alert_not_paged_5min"
+        incidents.append("%s: %s %s on %s at %s (%s)" % (
+            what, iid, m["alert"], m["instance"], m["start"],
+            "paged after %.0f min" % delay if iid in first_page else "never paged"))
+    if contract_suppressed:
+        incidents.append("contract_alert_suppressed: %d card-scheme-bound alert events suppressed (e.g. %s)"
+                         % (len(contract_suppressed), contract_suppressed[0]))
+
+    fat_n = fatigue / nights
+    resp_n = RESPONSE_COEF * response / nights
+    kpi = round(fat_n + resp_n, 4)
+    paged_real = sum(1 for i in meta if i in first_page)
+    return {
+        "kpi": kpi,
+        "incidents": incidents,
+        "summary": "%.1f burden/night: %d pages (%.1f weighted/night), %d/%d real incidents paged, response %.1f/night%s"
+                   % (kpi, pages, fat_n, paged_real, len(meta), resp_n,
+                      (", %d shifts failed" % failed_days) if failed_days else ""),
+        "details": {"pages": pages, "pages_per_night": round(pages / nights, 2), "fatigue_per_night": round(fat_n, 3),
+                    "response_per_night": round(resp_n, 3), "real_incidents": len(meta), "real_paged": paged_real,
+                    "delay_min": per_inc, "failed_shifts": failed_days, "pages_by_alert": per_alert_pages},
+    }

@@ -1,0 +1,791 @@
+"""Monitoring-event traffic for the pager_fatigue scenario (Halyard Payments alert router).
+
+dev()      -> two weeks of February history written into the workspace (events, pager log,
+              change-calendar export, incident register).
+held_out() -> four weeks (16 Mar - 12 Apr 2026, across the BST change) of shift batches plus the
+              hidden truth (which events belong to which real incident), in memory only.
+shadow()   -> one shift of shadow traffic for a trial day (2-15 Mar 2026).
+
+Everything is driven by a private random.Random(seed); no clock, no global RNG.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import pathlib
+import random
+from datetime import date, datetime, timedelta, timezone
+
+UTC = timezone.utc
+
+DEV_SEED = 1101
+DEV_START = date(2026, 2, 16)
+DEV_DAYS = 14
+HELD_START = date(2026, 3, 16)
+HELD_DAYS = 28
+SHADOW_START = date(2026, 3, 2)
+
+# ----------------------------------------------------------------------------- time helpers
+
+
+def _last_sunday(y: int, m: int) -> date:
+    d = date(y, m, 31)
+    while d.weekday() != 6:
+        d -= timedelta(days=1)
+    return d
+
+
+def london_offset_h(dt_utc: datetime) -> int:
+    y = dt_utc.year
+    a = datetime.combine(_last_sunday(y, 3), datetime.min.time(), UTC) + timedelta(hours=1)
+    b = datetime.combine(_last_sunday(y, 10), datetime.min.time(), UTC) + timedelta(hours=1)
+    return 1 if a <= dt_utc < b else 0
+
+
+def to_london(dt_utc: datetime) -> datetime:
+    return (dt_utc + timedelta(hours=london_offset_h(dt_utc))).replace(tzinfo=None)
+
+
+def local_to_utc(naive: datetime) -> datetime:
+    for off in (1, 0):
+        cand = (naive - timedelta(hours=off)).replace(tzinfo=UTC)
+        if london_offset_h(cand) == off:
+            return cand
+    return (naive - timedelta(hours=1)).replace(tzinfo=UTC)  # inside the spring-forward gap
+
+
+def _hm(s: str) -> float:
+    h, m = s.split(":")
+    return int(h) + int(m) / 60.0
+
+
+# ----------------------------------------------------------------------------- estate
+
+LB_MEMBERS = [
+    "lbe-man-02/merchant-portal/10.40.7.21:8443",
+    "lbe-man-02/merchant-portal/10.40.7.22:8443",
+    "lbe-man-01/api-gw/10.40.3.11:443",
+    "lbe-man-03/tokenvault/10.40.9.5:9443",
+    "lbe-man-01/api-gw/10.40.3.14:443",
+    "lbe-man-03/3ds-acs/10.40.12.8:8443",
+    "lbe-man-02/merchant-portal/10.40.7.25:8443",
+    "lbe-man-01/api-gw/10.40.3.17:443",
+    "lbe-man-03/tokenvault/10.40.9.7:9443",
+    "lbe-man-03/3ds-acs/10.40.12.9:8443",
+    "lbe-man-02/reporting-ui/10.40.8.31:8080",
+    "lbe-man-01/webhooks/10.40.4.2:443",
+    "lbe-man-02/reporting-ui/10.40.8.33:8080",
+    "lbe-man-01/webhooks/10.40.4.6:443",
+]
+
+MAINT_CIS = {
+    "pg-reporting": {"hosts": ["pg-reporting-01", "pg-reporting-02"],
+                     "alerts": ["ServiceDown", "PgConnectionsRefused", "HostUnreachable", "PgReplicaNotStreaming", "NodeRebooted"],
+                     "group": "DBA", "what": ["minor version upgrade 15.6 -> 15.8", "vacuum full + reindex on report_txn",
+                                             "storage expansion (SAN LUN grow)"]},
+    "kafka-core": {"hosts": ["kafka-core-b1", "kafka-core-b2", "kafka-core-b3", "kafka-core-b4", "kafka-core-b5"],
+                   "alerts": ["KafkaBrokerOffline", "KafkaUnderReplicatedPartitions", "HostUnreachable", "KafkaControllerElection", "NodeRebooted"],
+                   "group": "Platform", "what": ["rolling broker restart (JVM patch)", "broker OS patching",
+                                                 "rack-awareness config rollout"]},
+    "merchant-portal": {"hosts": ["mp-web-01", "mp-web-02", "mp-web-03", "mp-web-04"],
+                        "alerts": ["ServiceDown", "HttpProbeFailed", "HostUnreachable", "TomcatThreadsExhausted", "NodeRebooted"],
+                        "group": "Merchant Apps", "what": ["release 24.3.0", "release 24.3.1 hotfix",
+                                                           "TLS cipher suite change"]},
+    "fraud-scoring": {"hosts": ["fraud-score-01", "fraud-score-02", "fraud-score-03"],
+                      "alerts": ["ServiceDown", "ModelLatencyHigh", "HostUnreachable", "FeatureStoreTimeout", "NodeRebooted"],
+                      "group": "Risk Engineering", "what": ["model rollout fs-2026.03", "feature store migration"]},
+    "settlement-sftp": {"hosts": ["sftp-set-01", "sftp-set-02"],
+                        "alerts": ["ServiceDown", "HostUnreachable", "SftpLoginFailures", "NodeRebooted"],
+                        "group": "Settlement Ops", "what": ["OpenSSH upgrade", "host key rotation"]},
+    "token-vault": {"hosts": ["tv-01", "tv-02", "tv-03"],
+                    "alerts": ["ServiceDown", "HostUnreachable", "TokenVaultReplicationBroken", "NodeRebooted"],
+                    "group": "Security Eng", "what": ["HSM client library upgrade", "vault node OS patching"]},
+}
+CARD_AUTH_CI = {"hosts": ["auth-gw-01", "auth-gw-02", "auth-gw-03", "auth-gw-04", "auth-gw-05", "auth-gw-06"],
+                "alerts": ["HostUnreachable", "PodRestartLoop", "NodeRebooted"],
+                "group": "Card Auth", "what": ["auth-gw rolling deploy 7.14", "auth-gw rolling deploy 7.15 (ISO8583 field 55 fix)"]}
+
+CERTS = ["api.halyardpay.co.uk", "portal.halyardpay.co.uk", "hooks.halyardpay.co.uk", "sftp.settlement.halyardpay.net",
+         "acs.3ds.halyardpay.co.uk", "vault-int.halyard.local", "grafana.halyard.local", "kafka-core.halyard.local"]
+APSE_CHECKS = ["portal-login", "portal-reports", "api-auth-ping", "api-refund-ping", "webhook-echo", "tokenise-test-card",
+               "3ds-challenge-page", "status-page", "docs-site"]
+MISC_WARN = [("JvmGcPauseHigh", "fraud-scoring", "fraud-score-0{n}", 0.8, 1.4, "s"),
+             ("PodRestartCount", "api-gw", "apigw-edge-{n}", 3, 9, "restarts/h"),
+             ("DiskUsageHigh", "logging", "log-agg-0{n}", 80, 91, "%"),
+             ("QueueDepthHigh", "webhooks", "webhook-dispatch-0{n}", 5000, 19000, "msgs"),
+             ("ClockSkewWarning", "hsm", "hsm-proxy-0{n}", 0.2, 0.9, "s"),
+             ("BackupJobSlow", "pg-ledger", "pg-ledger-backup", 1.1, 2.5, "x baseline")]
+
+
+def _contract(params: dict) -> list:
+    return list(params.get("contract_alerts") or [])
+
+
+# ----------------------------------------------------------------------------- generator
+
+
+class _Gen:
+    def __init__(self, params: dict, start: date, ndays: int, seed: int, phase: str):
+        self.p = params
+        self.rng = random.Random(seed)
+        self.start = start
+        self.ndays = ndays
+        self.phase = phase
+        self.events: list = []       # (dt_utc, ev dict, iid or None, key)
+        self.incidents: dict = {}    # iid -> meta
+        self.windows: list = []      # change records (internal)
+        self.busy: dict = {}         # key -> [(t0, t1)] of real incidents
+        self.n = 0
+        self.gen_counter = self.rng.randint(12000, 29000)
+        self.batch_windows = params["batch_windows_before"] if phase == "dev" and params.get(
+            "batch_windows_before") else params["batch_windows"]
+
+    # -- basics
+    def day_start(self, d: int) -> datetime:
+        return local_to_utc(datetime.combine(self.start + timedelta(days=d), datetime.min.time()) + timedelta(hours=9))
+
+    def at(self, d: int, h: float) -> datetime:
+        """h = local hours after 09:00 of shift day d (e.g. 16.5 = 01:30 the next morning)."""
+        naive = datetime.combine(self.start + timedelta(days=d), datetime.min.time()) + timedelta(hours=9 + h)
+        return local_to_utc(naive).replace(microsecond=0) + timedelta(seconds=self.rng.randint(0, 59))
+
+    def _fmt(self, dt: datetime, source: str) -> str:
+        r = self.rng.random()
+        if source == "pgwatch":
+            off = london_offset_h(dt)
+            loc = dt + timedelta(hours=off)
+            return loc.strftime("%Y-%m-%dT%H:%M:%S") + ("+01:00" if off else "+00:00")
+        if source == "lb-healthd":
+            return dt.strftime("%Y-%m-%dT%H:%M:%S+00:00")
+        if source == "synthetics":
+            return dt.strftime("%Y-%m-%d %H:%M:%S+00:00")
+        if r < 0.3:
+            return dt.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % self.rng.randint(0, 999)
+        return dt.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def _id(self, dt: datetime, source: str) -> str:
+        self.n += 1
+        r = self.rng
+        if source == "lb-healthd":
+            return "lbh-%s-%06d" % (dt.strftime("%Y%m%d"), self.n)
+        if source == "pgwatch":
+            return "pgw/%04d/%d" % (r.randint(1000, 9999), self.n)
+        if source == "synthetics":
+            return "syn_%s%d" % ("".join(r.choice("abcdefghjkmnpqrstuvwxyz23456789") for _ in range(8)), self.n)
+        if source == "certscan":
+            return "certscan:%s:%d" % (dt.strftime("%Y%m%d"), self.n)
+        return "fp-%012x%04x" % (r.getrandbits(48), self.n % 65536)
+
+    def add(self, dt, source, alert, service, instance, severity, value, threshold, summary, iid=None, **labels):
+        ev = {"id": self._id(dt, source), "ts": self._fmt(dt, source), "source": source, "alert": alert,
+              "service": service, "instance": instance, "severity": severity,
+              "value": value, "threshold": threshold, "summary": summary}
+        if labels:
+            ev["labels"] = labels
+        base_inst = instance.split("#g")[0] if isinstance(instance, str) else instance
+        self.events.append((dt, ev, iid, (alert, service, base_inst)))
+        return ev
+
+    def lb_instance(self, member: str) -> str:
+        if self.p.get("lb_generation_suffix"):
+            self.gen_counter += self.rng.randint(1, 3)
+            return "%s#g%d" % (member, self.gen_counter)
+        return member
+
+    def incident(self, kind, sev, alert, service, instance, t0, t1, summary):
+        iid = "R%03d" % (len(self.incidents) + 1)
+        self.incidents[iid] = {"kind": kind, "sev": sev, "alert": alert, "service": service,
+                               "instance": instance, "start": None, "summary": summary,
+                               "contract": alert in _contract(self.p)}
+        self.busy.setdefault((alert, service, instance), []).append((t0, t1))
+        return iid
+
+    def window_local(self, d: int, a: str, b: str):
+        """batch window [a, b) in local time belonging to the night after shift day d (or the evening of d)."""
+        ha, hb = _hm(a), _hm(b)
+        ha = ha - 9 if ha >= 9 else ha + 15
+        hb = hb - 9 if hb >= 9 else hb + 15
+        if hb <= ha:
+            hb += 24
+        naive0 = datetime.combine(self.start + timedelta(days=d), datetime.min.time()) + timedelta(hours=9)
+        return local_to_utc(naive0 + timedelta(hours=ha)), local_to_utc(naive0 + timedelta(hours=hb))
+
+    def in_batch(self, dt: datetime, margin_min: int = 0) -> bool:
+        loc = to_london(dt)
+        m = loc.hour * 60 + loc.minute
+        for a, b in self.batch_windows:
+            ma, mb = int(_hm(a) * 60) - margin_min, int(_hm(b) * 60) + margin_min
+            if ma <= mb:
+                if ma <= m < mb:
+                    return True
+            else:
+                if m >= ma or m < mb:
+                    return True
+        return False
+
+    # -- noise families
+    def lb_flaps(self, d: int):
+        r = self.rng
+        pool = LB_MEMBERS[:5] if self.phase == "dev" else (LB_MEMBERS[4:] if self.phase == "held" else LB_MEMBERS)
+        nights = 1 + (r.random() < 0.35)
+        if r.random() < 0.85:
+            for _ in range(nights):
+                member = r.choice(pool)
+                t = self.at(d, r.uniform(12.0, 19.0))
+                end = t + timedelta(minutes=r.randint(50, 160))
+                self._flap(member, t, end)
+        if r.random() < 0.3:
+            member = r.choice(pool)
+            t = self.at(d, r.uniform(0.5, 10.0))
+            self._flap(member, t, t + timedelta(minutes=r.randint(25, 80)))
+
+    def _flap(self, member, t, end):
+        r = self.rng
+        pool = member.split("/")[1]
+        while t < end:
+            fails = r.randint(1, 3)
+            self.add(t, "lb-healthd", "LBHealthCheckFailed", "lb-edge", self.lb_instance(member), "critical", fails, 1,
+                     "health check failed %d/3 on %s (pool %s): HTTP 503 / timeout 2000ms" % (fails, member.split("/")[-1], pool),
+                     pool=pool)
+            t2 = t + timedelta(seconds=r.randint(20, 100))
+            self.add(t2, "lb-healthd", "LBHealthCheckRecovered", "lb-edge", self.lb_instance(member), "info", None, None,
+                     "member back in rotation (rise 1/1)", pool=pool)
+            t = t + timedelta(minutes=r.randint(3, 8), seconds=r.randint(0, 59))
+
+    def replication_lag_batches(self, d: int):
+        r = self.rng
+        for replica, p in (("pg-ledger-replica-02", 0.85), ("pg-ledger-replica-01", 0.3)):
+            for a, b in self.batch_windows:
+                if r.random() > p:
+                    continue
+                w0, w1 = self.window_local(d, a, b)
+                # the batch runs in phases; lag spikes per phase and drains in between
+                t = w0 + timedelta(minutes=r.randint(4, 15), seconds=r.randint(0, 59))
+                stop = w1 - timedelta(minutes=r.randint(0, 8))
+                while t < stop:
+                    burst_end = min(stop, t + timedelta(minutes=r.randint(12, 35)))
+                    while t < burst_end:
+                        v = round(r.choice([r.uniform(31, 44), r.uniform(45, 400), r.uniform(200, 900)]), 1)
+                        self.add(t, "pgwatch", "PgReplicationLagHigh", "pg-ledger", replica,
+                                 "warning" if v < 120 else "critical", v, 30,
+                                 "replay lag %.0fs on %s (wal receiver streaming)" % (v, replica))
+                        t += timedelta(minutes=10, seconds=r.randint(-20, 20))
+                    t = burst_end + timedelta(minutes=r.randint(33, 50))
+
+    def hand_silenced(self, d: int):
+        r = self.rng
+        # nightly cert scan at 00:05 UTC
+        day0 = self.day_start(d)
+        scan = datetime.combine((day0 + timedelta(hours=16)).date(), datetime.min.time(), UTC) + timedelta(minutes=5)
+        for c in r.sample(CERTS, r.randint(3, 5)):
+            dl = r.randint(8, 29)
+            self.add(scan + timedelta(seconds=r.randint(0, 50)), "certscan", "CertExpirySoon", "pki", "cert:" + c,
+                     "critical", dl, 30, "certificate %s expires in %d days (issuer: Sectigo RSA DV)" % (c, dl))
+        # broken Sydney synthetic probe
+        for chk in r.sample(APSE_CHECKS, r.randint(2, 6)):
+            t = self.at(d, r.uniform(13.5, 20.5))
+            self.add(t, "synthetics", "SyntheticCheckFailed", "synthetics", "apse2-probe-3/" + chk, "critical", 1, 1,
+                     "check %s failed from apse2-probe-3: connect timeout after 10000ms" % chk)
+        if r.random() < 0.4:
+            chk = r.choice(APSE_CHECKS)
+            self.add(self.at(d, r.uniform(1, 11)), "synthetics", "SyntheticCheckFailed", "synthetics",
+                     "apse2-probe-3/" + chk, "critical", 1, 1, "check %s failed from apse2-probe-3: TLS handshake timeout" % chk)
+        # analytics ETL consumer lag, nightly
+        t = self.at(d, r.uniform(16.8, 17.3))
+        end = t + timedelta(minutes=r.randint(80, 140))
+        while t < end:
+            v = r.randint(60000, 600000)
+            self.add(t, "prometheus", "KafkaConsumerLag", "analytics-etl", "analytics-etl@kafka-core", "critical", v, 50000,
+                     "consumer group analytics-etl lag %d msgs on topic txn.settled" % v, group="analytics-etl")
+            t += timedelta(minutes=20, seconds=r.randint(-30, 30))
+
+    def blips(self, d: int):
+        r = self.rng
+        for _ in range(r.randint(1, 3)):
+            h = r.choice([r.uniform(3.0, 5.0), r.uniform(8.5, 12.5), r.uniform(0.5, 12.5)])
+            if r.random() < 0.6:
+                v = round(800 * r.uniform(1.01, 1.2))
+                self.add(self.at(d, h), "prometheus", "CardAuthLatencyP99High", "card-auth", "auth-gw-pool", "warning", v, 800,
+                         "card auth p99 %dms over 5m (threshold 800ms)" % v)
+            else:
+                v = round(2.0 * r.uniform(1.01, 1.2), 2)
+                self.add(self.at(d, h), "prometheus", "CardAuthErrorRate", "card-auth", "auth-gw-pool", "warning", v, 2.0,
+                         "card auth error rate %.2f%% over 5m (declines excluded)" % v)
+        for _ in range(r.randint(0, 2)):
+            v = round(r.uniform(5.2, 7.8), 1)
+            self.add(self.at(d, r.uniform(0, 14)), "prometheus", "ThreeDSAcsErrorRate", "3ds-acs", "acs-pool", "warning", v, 5.0,
+                     "3DS ACS challenge error rate %.1f%% (threshold 5%%)" % v)
+
+    def misc(self, d: int):
+        r = self.rng
+        for _ in range(r.randint(8, 16)):
+            alert, svc, inst, lo, hi, unit = r.choice(MISC_WARN)
+            v = round(r.uniform(lo, hi), 2)
+            self.add(self.at(d, r.uniform(0, 23.9)), "prometheus", alert, svc, inst.format(n=r.randint(1, 4)), "warning", v, lo,
+                     "%s %s %s" % (alert, v, unit))
+        for _ in range(r.randint(2, 5)):
+            self.add(self.at(d, r.uniform(0, 23.9)), "prometheus", "Watchdog", "monitoring", "prom-man-0%d" % r.randint(1, 2),
+                     "info", None, None, "alerting pipeline heartbeat")
+
+    def maintenance(self, d: int, forced: list):
+        r = self.rng
+        plans = list(forced)
+        if r.random() < 0.9:
+            plans.append(("real", r.choice(list(MAINT_CIS))))
+        if r.random() < 0.5:
+            plans.append(("real", r.choice(list(MAINT_CIS))))
+        if r.random() < 0.2:
+            plans.append(("phantom", r.choice(list(MAINT_CIS))))
+        used = set()
+        for kind, ci in plans:
+            if ci in used:
+                continue
+            used.add(ci)
+            spec = CARD_AUTH_CI if ci == "card-auth" else MAINT_CIS[ci]
+            s = self.at(d, r.choice([12.0, 12.5, 13.0, 13.5, 14.0])).replace(second=0)
+            e = s + timedelta(hours=r.choice([2.5, 3, 3.5, 4]))
+            if any(w["ci"] == ci and w["start"] < e + timedelta(hours=1) and s < w["end"] + timedelta(hours=1)
+                   for w in self.windows):
+                continue
+            rec = {"ci": ci, "start": s, "end": e, "real": kind == "real", "group": spec["group"],
+                   "what": r.choice(spec["what"])}
+            self.windows.append(rec)
+            if kind != "real":
+                continue
+            span = int((e - s).total_seconds() // 60)
+            for h in spec["hosts"]:
+                if r.random() < 0.15:
+                    continue
+                # a host being patched goes down once or twice (reboot, then restart after config)
+                t = s + timedelta(minutes=r.randint(3, max(4, span // 3)))
+                for _cycle in range(r.choice([1, 2, 2, 3])):
+                    if t >= e - timedelta(minutes=5):
+                        break
+                    for a in r.sample(spec["alerts"], min(len(spec["alerts"]), r.randint(2, 4))):
+                        sev = "warning" if a in ("PodRestartLoop", "NodeRebooted") and r.random() < 0.3 else "critical"
+                        self.add(t + timedelta(seconds=r.randint(0, 300)), "prometheus", a, ci, h, sev, 1, 1,
+                                 "%s on %s" % (a, h))
+                    t += timedelta(minutes=r.randint(36, 55))
+            svc_alert = {"pg-reporting": "PgConnectionsRefused", "kafka-core": "KafkaUnderReplicatedPartitions",
+                         "merchant-portal": "HttpProbeFailed", "fraud-scoring": "ModelLatencyHigh",
+                         "settlement-sftp": "ServiceDown", "token-vault": "TokenVaultReplicationBroken"}.get(ci)
+            if svc_alert:
+                t = s + timedelta(minutes=r.randint(5, 30))
+                self.add(t, "prometheus", svc_alert, ci, ci + "-svc", "critical", 1, 1, "%s (%s)" % (svc_alert, ci))
+            if ci == "card-auth":
+                # rolling deploy: latency wobbles while pods drain. Contract alerts fire anyway.
+                t = s + timedelta(minutes=r.randint(10, 25))
+                for _ in range(r.randint(2, 3)):
+                    v = round(800 * r.uniform(1.02, 1.18))
+                    self.add(t, "prometheus", "CardAuthLatencyP99High", "card-auth", "auth-gw-pool", "warning", v, 800,
+                             "card auth p99 %dms over 5m (threshold 800ms)" % v)
+                    t += timedelta(minutes=r.randint(35, 50))
+
+    # -- real incidents
+    def _series(self, iid, t0, n, step_s, fn):
+        t = t0
+        for i in range(n):
+            fn(i, t, iid)
+            t += timedelta(seconds=step_s + self.rng.randint(-10, 10))
+        return t
+
+    def real(self, kind: str, d: int, h: float, extra=None):
+        r = self.rng
+        t0 = self.at(d, h)
+        if kind == "card_latency":
+            n, k = r.randint(14, 35), r.randint(7, 11)
+            iid = self.incident(kind, "sev1", "CardAuthLatencyP99High", "card-auth", "auth-gw-pool", t0,
+                                t0 + timedelta(minutes=n), "card auth p99 degradation")
+
+            def f(i, t, iid):
+                v = round(800 * (r.uniform(1.04, 1.4) if i < k else r.uniform(1.6, 4.5)))
+                self.add(t, "prometheus", "CardAuthLatencyP99High", "card-auth", "auth-gw-pool",
+                         "warning" if v < 1600 else "critical", v, 800, "card auth p99 %dms over 5m (threshold 800ms)" % v, iid)
+            self._series(iid, t0, n, 60, f)
+        elif kind == "card_errors":
+            n, k = r.randint(12, 30), r.randint(7, 10)
+            iid = self.incident(kind, "sev1", "CardAuthErrorRate", "card-auth", "auth-gw-pool", t0,
+                                t0 + timedelta(minutes=n), "card auth error spike")
+
+            def f(i, t, iid):
+                v = round(2.0 * (r.uniform(1.04, 1.42) if i < k else r.uniform(1.8, 6)), 2)
+                self.add(t, "prometheus", "CardAuthErrorRate", "card-auth", "auth-gw-pool",
+                         "warning" if v < 5 else "critical", v, 2.0, "card auth error rate %.2f%% over 5m (declines excluded)" % v, iid)
+            self._series(iid, t0, n, 60, f)
+        elif kind == "hsm":
+            n = r.randint(8, 18)
+            iid = self.incident(kind, "sev1", "HsmClusterDegraded", "hsm", "hsm-cluster-b", t0, t0 + timedelta(minutes=2 * n),
+                                "HSM cluster B partition loss")
+
+            def f(i, t, iid):
+                v = min(3, 1 + i // 5)
+                self.add(t, "prometheus", "HsmClusterDegraded", "hsm", "hsm-cluster-b", "critical", v, 1,
+                         "HSM cluster B: %d of 4 partitions unavailable (PIN translate failing over)" % v, iid)
+            self._series(iid, t0, n, 120, f)
+        elif kind == "threeds":
+            n, k = r.randint(10, 20), r.randint(4, 7)
+            iid = self.incident(kind, "sev2", "ThreeDSAcsErrorRate", "3ds-acs", "acs-pool", t0, t0 + timedelta(minutes=2 * n),
+                                "3DS ACS challenge failures")
+            if "ThreeDSAcsErrorRate" in _contract(self.p):
+                self.incidents[iid]["sev"] = "sev1"
+
+            def f(i, t, iid):
+                v = round(r.uniform(6.0, 9.5) if i < k else r.uniform(11, 30), 1)
+                self.add(t, "prometheus", "ThreeDSAcsErrorRate", "3ds-acs", "acs-pool", "warning" if v < 10 else "critical",
+                         v, 5.0, "3DS ACS challenge error rate %.1f%% (threshold 5%%)" % v, iid)
+            self._series(iid, t0, n, 120, f)
+        elif kind == "lb_real":
+            member = extra
+            n = r.randint(15, 40)
+            iid = self.incident(kind, "sev2", "LBHealthCheckFailed", "lb-edge", member, t0, t0 + timedelta(minutes=n),
+                                "pool member down " + member)
+
+            def f(i, t, iid):
+                self.add(t, "lb-healthd", "LBHealthCheckFailed", "lb-edge", self.lb_instance(member), "critical", 3 + i, 1,
+                         "health check failed %d/3 on %s (pool %s): connection refused" % (min(3, 1 + i), member.split("/")[-1],
+                                                                                           member.split("/")[1]),
+                         iid, pool=member.split("/")[1])
+            self._series(iid, t0, n, 60, f)
+        elif kind == "lag_real":
+            replica = extra or r.choice(["pg-ledger-replica-01", "pg-ledger-replica-02"])
+            n = r.randint(4, 9)
+            stip = replica == "pg-ledger-replica-01"
+            iid = self.incident(kind, "sev1" if stip else "sev2", "PgReplicationLagHigh", "pg-ledger", replica, t0,
+                                t0 + timedelta(minutes=10 * n),
+                                "replica lag outside batch (STIP balance cache stale)" if stip
+                                else "replica lag outside batch (fraud features stale)")
+
+            def f(i, t, iid):
+                v = round(r.uniform(40, 120) * (1 + i), 1)
+                self.add(t, "pgwatch", "PgReplicationLagHigh", "pg-ledger", replica, "warning" if v < 120 else "critical", v, 30,
+                         "replay lag %.0fs on %s (wal receiver streaming)" % (v, replica), iid)
+            self._series(iid, t0, n, 600, f)
+        elif kind == "kafka_auth":
+            n = r.randint(3, 6)
+            iid = self.incident(kind, "sev2", "KafkaConsumerLag", "auth-stream", "auth-events@kafka-core", t0,
+                                t0 + timedelta(minutes=10 * n), "auth-events consumer lag (stand-in decisions delayed)")
+
+            def f(i, t, iid):
+                v = r.randint(60000, 250000) * (1 + i)
+                self.add(t, "prometheus", "KafkaConsumerLag", "auth-stream", "auth-events@kafka-core", "critical", v, 50000,
+                         "consumer group auth-events lag %d msgs on topic auth.decisions" % v, iid, group="auth-events")
+            self._series(iid, t0, n, 600, f)
+        elif kind == "apigw":
+            n = r.randint(5, 15)
+            iid = self.incident(kind, "sev2", "ApiGateway5xxRate", "api-gw", "apigw-edge", t0, t0 + timedelta(minutes=2 * n),
+                                "API gateway 5xx")
+
+            def f(i, t, iid):
+                v = round(r.uniform(2, 15), 2)
+                self.add(t, "prometheus", "ApiGateway5xxRate", "api-gw", "apigw-edge", "critical", v, 1.0,
+                         "api-gw 5xx ratio %.2f%% (merchant API)" % v, iid)
+            self._series(iid, t0, n, 120, f)
+        elif kind == "synth_real":
+            n = r.randint(4, 8)
+            inst = "euw2-probe-1/portal-login"
+            iid = self.incident(kind, "sev2", "SyntheticCheckFailed", "synthetics", inst, t0, t0 + timedelta(minutes=5 * n),
+                                "merchant portal login down")
+
+            def f(i, t, iid):
+                self.add(t, "synthetics", "SyntheticCheckFailed", "synthetics", inst, "critical", 1, 1,
+                         "check portal-login failed from euw2-probe-1: HTTP 502", iid)
+            self._series(iid, t0, n, 300, f)
+        elif kind == "cert_real":
+            c = extra
+            day0 = self.day_start(d)
+            scan = datetime.combine((day0 + timedelta(hours=16)).date(), datetime.min.time(), UTC) + timedelta(minutes=5, seconds=r.randint(0, 50))
+            iid = self.incident(kind, "sev2", "CertExpirySoon", "pki", "cert:" + c, scan, scan + timedelta(minutes=5),
+                                "certificate about to expire: " + c)
+            dl = r.randint(2, 5)
+            self.add(scan, "certscan", "CertExpirySoon", "pki", "cert:" + c, "critical", dl, 30,
+                     "certificate %s expires in %d days (issuer: Sectigo RSA DV)" % (c, dl), iid)
+        elif kind == "disk_real":
+            host = "log-agg-0%d" % r.randint(1, 4)
+            n = r.randint(3, 6)
+            iid = self.incident(kind, "sev3", "DiskUsageHigh", "logging", host, t0, t0 + timedelta(minutes=10 * n), "disk filling")
+
+            def f(i, t, iid):
+                v = round(min(99.5, r.uniform(95, 97) + i * 0.5), 1)
+                self.add(t, "prometheus", "DiskUsageHigh", "logging", host, "critical", v, 80, "DiskUsageHigh %s %%" % v, iid)
+            self._series(iid, t0, n, 600, f)
+        elif kind == "phantom":
+            ci, sev = extra
+            spec = MAINT_CIS[ci]
+            s = self.at(d, r.choice([12.0, 12.5, 13.0])).replace(second=0)
+            e = s + timedelta(hours=3)
+            self.windows.append({"ci": ci, "start": s, "end": e, "real": False, "group": spec["group"],
+                                 "what": r.choice(spec["what"]), "hides_incident": True})
+            host = r.choice(spec["hosts"])
+            alert = "KafkaBrokerOffline" if ci == "kafka-core" else "ServiceDown"
+            t0 = s + timedelta(minutes=r.randint(40, 100))
+            n = r.randint(6, 12)
+            iid = self.incident(kind, sev, alert, ci, host, t0, t0 + timedelta(minutes=3 * n), "%s on %s (no change running)" % (alert, host))
+
+            def f(i, t, iid):
+                self.add(t, "prometheus", alert, ci, host, "critical", 1, 1, "%s on %s" % (alert, host), iid)
+            self._series(iid, t0, n, 180, f)
+        else:
+            raise ValueError(kind)
+
+    # -- assembly
+    def build(self):
+        r = self.rng
+        p = self.p
+        nd = self.ndays
+        scale = nd / 28.0
+
+        def days(k):
+            return [r.randrange(nd) for _ in range(k)]
+
+        def cnt(k):
+            return max(1 if nd >= 7 else 0, int(round(k * scale)))
+
+        # maintenance plan: card-auth rolling deploys and phantom windows with something real happening
+        forced = {d: [] for d in range(nd)}
+        card_days = r.sample(range(nd), min(nd, cnt(3)))
+        for d in card_days:
+            forced[d].append(("real", "card-auth"))
+        phantom_days = r.sample([d for d in range(nd) if d not in card_days], min(nd - len(card_days), cnt(4)))
+
+        if nd >= 7:
+            for d in days(cnt(3)):
+                self.real("card_latency", d, r.uniform(0, 23.5))
+            for d in days(cnt(2)):
+                self.real("card_errors", d, r.uniform(0, 23.5))
+            for d in days(cnt(2)):
+                self.real("hsm", d, r.uniform(0, 23.5))
+            for d in days(cnt(4)):
+                self.real("threeds", d, r.uniform(0, 23.5))
+            pool = LB_MEMBERS[5:] if self.phase != "dev" else LB_MEMBERS[:6]
+            for d in days(cnt(4)):
+                self.real("lb_real", d, r.uniform(0, 23.5), r.choice(pool))
+            # replica lag outside the batch windows: daytime; when the schedule moved, some at night
+            moved = p.get("batch_windows_before") and self.phase != "dev"
+            nl = cnt(6)
+            for i, d in enumerate(days(nl)):
+                if moved and i < (nl + 1) // 2:
+                    # inside February's window, outside the new one
+                    self.real("lag_real", d, r.uniform(16.3, 17.2), "pg-ledger-replica-01" if i % 2 == 0 else "pg-ledger-replica-02")
+                else:
+                    self.real("lag_real", d, r.uniform(0.5, 10.5))
+            for d in days(cnt(2)):
+                self.real("kafka_auth", d, r.uniform(0, 23.5))
+            for d in days(cnt(3)):
+                self.real("apigw", d, r.uniform(0, 23.5))
+            for d in days(cnt(2)):
+                self.real("synth_real", d, r.uniform(0, 23.5))
+            for d in days(cnt(2)):
+                self.real("cert_real", d, 0, r.choice(CERTS))
+            for d in days(cnt(3)):
+                self.real("disk_real", d, r.uniform(0, 23.5))
+            sevs = ["sev1", "sev2", "sev2", "sev2"]
+            cis = ["kafka-core", "pg-reporting", "merchant-portal", "fraud-scoring"]
+            for i, d in enumerate(phantom_days):
+                ci = cis[i % 4]
+                self.real("phantom", d, 0, (ci, sevs[i % 4] if ci != "kafka-core" else "sev1"))
+        elif nd >= 1:
+            # shadow day: one or two real things
+            self.real(r.choice(["lag_real", "apigw", "threeds"]), 0, r.uniform(1, 10))
+            if r.random() < 0.5:
+                self.real("card_latency", 0, r.uniform(0, 12))
+
+        for d in range(nd):
+            self.lb_flaps(d)
+            self.replication_lag_batches(d)
+            self.hand_silenced(d)
+            self.blips(d)
+            self.misc(d)
+            self.maintenance(d, forced[d])
+
+        # noise never shares a key with a real incident close in time (so dedup judgement stays fair)
+        keep = []
+        for dt, ev, iid, key in self.events:
+            if iid is None:
+                clash = False
+                for (t0, t1) in self.busy.get(key, []):
+                    if t0 - timedelta(minutes=100) <= dt <= t1 + timedelta(minutes=40):
+                        clash = True
+                        break
+                if clash:
+                    continue
+            keep.append((dt, ev, iid, key))
+        self.events = keep
+        # a real incident's start = its first event
+        for dt, ev, iid, key in sorted(self.events, key=lambda x: x[0]):
+            if iid and self.incidents[iid]["start"] is None:
+                self.incidents[iid]["start"] = dt
+
+    # -- calendar rendering
+    def calendar_records(self):
+        r = random.Random(self.rng.random())
+        real_state = self.p.get("calendar_real_state", "Scheduled")
+        phantom_states = self.p.get("calendar_phantom_states", ["Cancelled"])
+        recs = []
+        for i, w in enumerate(sorted(self.windows, key=lambda w: w["start"])):
+            st = real_state if w["real"] else r.choice(phantom_states)
+            if w.get("hides_incident"):
+                st = phantom_states[0]  # the block-booked / cancelled slot something real broke in
+            recs.append({"number": "CHG%07d" % (31400 + i * 7 + r.randint(0, 6) + (0 if self.phase != "held" else 900)),
+                         "ci": w["ci"], "start": w["start"], "end": w["end"], "state": st,
+                         "group": w["group"], "what": w["what"]})
+        return recs
+
+    def render_calendar(self, recs):
+        fmt = self.p.get("calendar_format", "json")
+        if fmt == "json":
+            out = []
+            for c in recs:
+                out.append({"number": c["number"], "short_description": c["what"], "cmdb_ci": c["ci"] + ".prd",
+                            "state": c["state"], "assignment_group": c["group"],
+                            "planned_start": c["start"].strftime("%Y-%m-%dT%H:%M:%SZ"),
+                            "planned_end": c["end"].strftime("%Y-%m-%dT%H:%M:%SZ"), "risk": "Moderate"})
+            return out
+        lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Halyard Payments//CAB calendar export//EN",
+                 "X-WR-CALNAME:CAB - Production changes", "X-WR-TIMEZONE:Europe/London"]
+        for c in recs:
+            ls, le = to_london(c["start"]), to_london(c["end"])
+            lines += ["BEGIN:VEVENT", "UID:%s@cab.halyard.local" % c["number"],
+                      "DTSTART;TZID=Europe/London:" + ls.strftime("%Y%m%dT%H%M%S"),
+                      "DTEND;TZID=Europe/London:" + le.strftime("%Y%m%dT%H%M%S"),
+                      "SUMMARY:%s %s - %s" % (c["number"], c["ci"], c["what"]),
+                      "STATUS:" + c["state"], "X-CMDB-CI:%s.prd" % c["ci"],
+                      "ORGANIZER;CN=%s:mailto:cab@halyardpay.co.uk" % c["group"], "END:VEVENT"]
+        lines.append("END:VCALENDAR")
+        return "\r\n".join(lines) + "\r\n"
+
+    def batches(self):
+        recs = self.calendar_records()
+        out = []
+        evs = sorted(self.events, key=lambda x: x[0])
+        # a little out-of-order delivery, like the bridge does
+        for i in range(len(evs) - 1):
+            if self.rng.random() < 0.03 and (evs[i + 1][0] - evs[i][0]).total_seconds() < 120:
+                evs[i], evs[i + 1] = evs[i + 1], evs[i]
+        for d in range(self.ndays):
+            a, b = self.day_start(d), self.day_start(d + 1)
+            day_ev = [x for x in evs if a <= x[0] < b]
+            cal = [c for c in recs if c["end"] >= a - timedelta(hours=12) and c["start"] <= b + timedelta(hours=24)]
+            batch = {"shift_start": a.strftime("%Y-%m-%dT%H:%M:%SZ"), "shift_end": b.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                     "events": [x[1] for x in day_ev], "change_calendar": self.render_calendar(cal)}
+            truth = {x[1]["id"]: x[2] for x in day_ev}
+            out.append({"batch": batch, "truth": truth})
+        return out
+
+
+def _build(params: dict, start: date, ndays: int, seed: int, phase: str) -> _Gen:
+    g = _Gen(params, start, ndays, seed, phase)
+    g.build()
+    return g
+
+
+def _incidents_json(g: _Gen) -> dict:
+    out = {}
+    for iid, m in g.incidents.items():
+        if m["start"] is None:
+            continue
+        mm = dict(m)
+        mm["start"] = m["start"].strftime("%Y-%m-%dT%H:%M:%SZ")
+        out[iid] = mm
+    return out
+
+
+# ----------------------------------------------------------------------------- public API
+
+
+def held_out(params: dict, seed: int) -> dict:
+    g = _build(params, HELD_START, HELD_DAYS, 100000 + int(seed), "held")
+    return {"days": g.batches(), "incidents": _incidents_json(g), "contract_alerts": _contract(params)}
+
+
+def shadow(params: dict, day: int) -> dict:
+    g = _build(params, SHADOW_START + timedelta(days=int(day) % 14), 1, 50000 + int(day), "shadow")
+    return {"days": g.batches(), "incidents": _incidents_json(g), "contract_alerts": _contract(params)}
+
+
+ONCALL_DEV = ["kasia.wrona", "kasia.wrona", "tomas.ferreira", "tomas.ferreira", "ben.okafor", "ben.okafor", "kasia.wrona"]
+
+
+def _emulate_current_router(ev: dict, rules: dict) -> str:
+    r = rules.get("alerts", {}).get(ev.get("alert"))
+    v = ev.get("value")
+    if r and r.get("page_at") is not None and isinstance(v, (int, float)):
+        if r.get("cmp", ">=") == "<=":
+            return "page" if v <= r["page_at"] else "ticket"
+        return "page" if v >= r["page_at"] else "ticket"
+    return rules.get("defaults", {}).get(ev.get("severity"), "ticket")
+
+
+def dev(params: dict, out: pathlib.Path) -> None:
+    out = pathlib.Path(out)
+    g = _build(params, DEV_START, DEV_DAYS, DEV_SEED, "dev")
+    days = g.batches()
+    rng = random.Random(DEV_SEED + 7)
+    evdir = out / "data" / "events"
+    evdir.mkdir(parents=True, exist_ok=True)
+    rules_path = out / "system" / "alertrouter" / "rules.json"
+    if not rules_path.exists():
+        rules_path = pathlib.Path(__file__).resolve().parent / "world" / "system" / "alertrouter" / "rules.json"
+    rules = json.loads(rules_path.read_text()) if rules_path.exists() else {}
+    pager = io.StringIO()
+    pw = csv.writer(pager)
+    pw.writerow(["page_id", "triggered_at", "alert", "instance", "dedup_key", "acked_by", "ack_after_s", "note"])
+    pid = 88213
+    for d, day in enumerate(days):
+        dname = (DEV_START + timedelta(days=d)).isoformat()
+        lines = [json.dumps(e, separators=(",", ":")) for e in day["batch"]["events"]]
+        if d in (3, 9):  # the bridge truncated a line twice during the fortnight
+            k = rng.randrange(len(lines))
+            lines[k] = lines[k][: len(lines[k]) // 2]
+        (evdir / (dname + ".jsonl")).write_text("\n".join(lines) + "\n")
+        oncall = ONCALL_DEV[d % 7]
+        seen_lb = {}
+        for e in day["batch"]["events"]:
+            if _emulate_current_router(e, rules) != "page":
+                continue
+            pid += rng.randint(1, 40)
+            iid = day["truth"][e["id"]]
+            a = e["alert"]
+            inst = e.get("instance") or ""
+            note = ""
+            if iid:
+                note = rng.choice(["real - INC opened", "real one, see INC", "escalated to %s" % rng.choice(["DBA", "Card Auth", "Platform"]), ""])
+            elif a == "LBHealthCheckFailed":
+                seen_lb[inst] = seen_lb.get(inst, 0) + 1
+                note = rng.choice(["flap", "flap again", "same member again", "LB flapping, acked", "FFS",
+                                   "%s again (%d tonight)" % (inst.split("/")[0], seen_lb[inst]), "", ""])
+            elif a == "PgReplicationLagHigh":
+                note = rng.choice(["batch", "settlement batch running, ignore", "lag during batch - normal?", "", "ack"])
+            elif a == "CertExpirySoon":
+                note = rng.choice(["silenced 24h - renewal ticket open", "cert scan noise, silenced", "silenced", ""])
+            elif a == "SyntheticCheckFailed" and inst.startswith("apse2-probe-3"):
+                note = rng.choice(["apse2 probe again, silenced", "sydney probe, silenced 12h", "silenced (probe-3 is broken)", ""])
+            elif a == "KafkaConsumerLag" and inst.startswith("analytics-etl"):
+                note = rng.choice(["etl lag, silenced till 06:00", "analytics, not ours - silenced", "silenced", ""])
+            elif a.startswith("CardAuth"):
+                note = rng.choice(["blip, cleared by itself", "cleared", "blip", "checked auth dashboards, fine"])
+            else:
+                note = rng.choice(["", "change running?", "ack", "looked at it, fine now", "was in the CAB calendar"])
+            ts = e["ts"]
+            key = "%s|%s|%s" % (a, inst, ts)
+            who = oncall if rng.random() > 0.08 else "-"
+            ack = rng.randint(40, 900) if who != "-" else ""
+            pw.writerow(["PD%07d" % pid, ts, a, inst, key, who, ack, note])
+    (out / "data" / "pager_log.csv").write_text(pager.getvalue())
+
+    cal = g.render_calendar(g.calendar_records())
+    if isinstance(cal, str):
+        (out / "data" / "change_calendar_export.ics").write_text(cal)
+    else:
+        (out / "data" / "change_calendar_export.json").write_text(json.dumps(cal, indent=1) + "\n")
+
+    inc = io.StringIO()
+    iw = csv.writer(inc)
+    iw.writerow(["inc", "sev", "opened_utc", "service", "alert", "instance", "summary", "detected_via"])
+    for i, (iid, m) in enumerate(sorted(g.incidents.items(), key=lambda x: x[1]["start"] or datetime.max.replace(tzinfo=UTC))):
+        if m["start"] is None:
+            continue
+        iw.writerow(["INC-%d" % (4402 + i * 3), m["sev"].upper().replace("SEV", "SEV-"),
+                     m["start"].strftime("%Y-%m-%d %H:%M"), m["service"], m["alert"], m["instance"], m["summary"],
+                     rng.choice(["page", "page", "page", "merchant complaint", "fraud team", "page (after ack of dupes)"])])
+    (out / "data" / "incidents.csv").write_text(inc.getvalue())

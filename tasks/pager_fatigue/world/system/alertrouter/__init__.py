@@ -1,0 +1,1 @@
+"""Halyard Payments alert router (v2). See ../README.md."""

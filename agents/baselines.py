@@ -13,6 +13,7 @@ import random
 import shlex
 import shutil
 import tempfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -48,9 +49,8 @@ class RandomAgent:
 
     def reset(self, env, obs, info):
         u = env.unwrapped
-        self.rng = random.Random(self.seed if self.seed is not None else info.get("turn", 0) + hash(u.task.id) % 997)
-        if self.seed is None and getattr(u, "episode_seed", None) is not None:
-            self.rng = random.Random(u.episode_seed)
+        seed = self.seed if self.seed is not None else getattr(u, "episode_seed", None)
+        self.rng = random.Random(seed if seed is not None else zlib.crc32(u.task.id.encode()))
         self.files = sorted(str(p.relative_to(u.workspace)) for p in u.workspace.rglob("*") if p.is_file())
         self.people = [p["id"] for p in u.people.directory()]
         self.t = 0

@@ -24,6 +24,8 @@ Example:
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import json
 import os
 import socket
@@ -276,13 +278,14 @@ class ResultsFile:
 
 
 # --- backends ---------------------------------------------------------------------------------------------
-class Backend:
+class Backend(ABC):
     """Runs :func:`run_one` calls; yields ``(key, outcome)`` as they finish."""
 
     name = "?"
 
+    @abstractmethod
     def run(self, jobs: list[tuple[Any, dict, dict, dict]]) -> Iterator[tuple[Any, dict[str, Any]]]:
-        raise NotImplementedError
+        """Run the jobs; yield each one's key and outcome as it finishes."""
 
     def close(self) -> None:
         pass

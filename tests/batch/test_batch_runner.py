@@ -185,8 +185,7 @@ def test_killed_batch_resumes_without_redoing_runs(tmp_path):
 @pytest.mark.slow
 def test_all_tasks_bench_kill_resume_and_report(tmp_path):
     """The issue's acceptance line, on every registered task (several minutes)."""
-    if not list_tasks():
-        pytest.skip("no task is registered under fdegym_env/tasks/: nothing for --tasks all to run")
+    assert list_tasks(), "no task is registered under fdegym_env/tasks/"
     planned = 4 * len(list_tasks()) * 2
     args = ["--agents", ",".join(AGENTS4), "--tasks", "all", "--levels", "L3", "--repeats", "2", "--workers", "2",
             "--sandbox", SANDBOX]

@@ -73,9 +73,6 @@ def test_llm_stakeholder_needs_a_key_off_localhost(monkeypatch):
 
 @pytest.mark.parametrize("task", [TINY, "news_incident"], ids=["tiny_task", "news_incident"])
 def test_example_runs_offline(task):
-    from fdegym_env.registry import list_tasks
-    if task == "news_incident" and task not in list_tasks():
-        pytest.skip("news_incident is not registered yet (being written); tiny_task covers the example")
     r = subprocess.run([sys.executable, str(EXAMPLE), "--fake", "--json", "--task", task],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]

@@ -215,6 +215,8 @@ class LexicalRouter:
         """The vocabulary word ``w`` is, or is one edit (insert, delete, substitute, swap) away from."""
         if w in self.idf:
             return w
+        if w in GENERIC:   # a real word the spec lacks, not a typo ("start" is not "stat")
+            return None
         if w in self._repair_cache:
             return self._repair_cache[w]
         found: str | None = None

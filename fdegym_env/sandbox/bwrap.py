@@ -28,7 +28,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import random
 import resource
 import shutil
 import signal
@@ -39,13 +38,13 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
-from fdegym_env.sandbox.base import OUTPUT_CAP, SANDBOX_ENV, SANDBOX_WORKDIR, RunResult, Sandbox
-from fdegym_env.sandbox.executor import EXECUTOR_SRC, ExecutorClient, ExecutorDied, PortBridge
+from fdegym_env.sandbox.base import SANDBOX_WORKDIR
+from fdegym_env.sandbox.executor import EXECUTOR_SRC, ExecutorClient, ExecutorDied
+from fdegym_env.sandbox.executor_sandbox import ExecutorSandbox, chown_tree, pick_uid, processes_of
 
 ETC_FILES = ("ld.so.cache", "ld.so.conf", "localtime", "nsswitch.conf", "alternatives", "mime.types")
 PORTS_DIR = "/run/fdegym/ports"
 NPROC = 256                   # processes per sandbox (the fork-bomb ceiling)
-UID_BASE, UID_SPAN = 2_000_000, 1_000_000   # per-sandbox uids when the host runs as root
 SANDBOX_UID = 1000  # the uid seen inside, whatever the host uid: `ls -l` output replays exactly
 LIMITS = {  # applied to the sandboxed process tree
     resource.RLIMIT_AS: 2 << 30,
@@ -133,38 +132,6 @@ def shared_bwrap_binary() -> str:
     return str(exe)
 
 
-def _uid_in_use(uid: int) -> bool:
-    for pid in os.listdir("/proc"):
-        if pid.isdigit():
-            try:
-                if os.stat(f"/proc/{pid}").st_uid == uid:
-                    return True
-            except OSError:
-                pass
-    return False
-
-
-def _pick_uid() -> int:
-    rng = random.Random(os.getpid() ^ time.monotonic_ns())
-    for _ in range(20):
-        uid = UID_BASE + rng.randrange(UID_SPAN)
-        if not _uid_in_use(uid):
-            return uid
-    raise RuntimeError("could not find a free per-sandbox uid")
-
-
-def _own_processes(uid: int) -> list[int]:
-    out = []
-    for pid in os.listdir("/proc"):
-        if pid.isdigit():
-            try:
-                if os.stat(f"/proc/{pid}").st_uid == uid:
-                    out.append(int(pid))
-            except OSError:
-                pass
-    return out
-
-
 def _preexec(uid: int | None, nproc: int):
     def apply() -> None:
         for res, value in LIMITS.items():
@@ -180,10 +147,10 @@ def _preexec(uid: int | None, nproc: int):
 
 
 def _user_process_count() -> int:
-    return len(_own_processes(os.getuid()))
+    return sum(1 for _ in processes_of(os.getuid()))
 
 
-class BwrapSandbox(Sandbox):
+class BwrapSandbox(ExecutorSandbox):
     """The default backend (see the module docstring).
 
     Args:
@@ -200,13 +167,9 @@ class BwrapSandbox(Sandbox):
         self.root_mode = os.geteuid() == 0
         self.binary = shared_bwrap_binary() if self.root_mode else bwrap_binary()
         self.nproc = nproc
-        self.uid: int | None = None
         self._proc: subprocess.Popen | None = None
-        self._client: ExecutorClient | None = None
-        self._bridge: PortBridge | None = None
         self._ws_fd: int | None = None
         self._ports_fd: int | None = None
-        self.restarts = 0
 
     # --- lifecycle ----------------------------------------------------------------------------
     def start(self, workspace, allow_ports=()) -> None:
@@ -214,12 +177,11 @@ class BwrapSandbox(Sandbox):
         if not self.workspace.is_dir():
             raise FileNotFoundError(f"workspace {self.workspace} does not exist; create it before start()")
         if self.root_mode:
-            self.uid = _pick_uid()
-            _chown_tree(self.workspace, self.uid)
+            self.uid = pick_uid()
+            chown_tree(self.workspace, self.uid)
             os.chmod(self.workspace, 0o700)
             _make_traversable(self.workspace)
-        if self.allow_ports:
-            self._bridge = PortBridge(self.allow_ports)
+        self._open_port_bridge()
         self._launch()
 
     def _argv(self) -> list[str]:
@@ -258,9 +220,9 @@ class BwrapSandbox(Sandbox):
             for fd in fds:
                 os.close(fd)
             self._ws_fd = self._ports_fd = None
-        self._client = ExecutorClient(self._proc.stdin, self._proc.stdout)
+        self._exec = ExecutorClient(self._proc.stdin, self._proc.stdout)
         try:
-            self._client.wait_ready(START_TIMEOUT_S)
+            self._exec.wait_ready(START_TIMEOUT_S)
         except (ExecutorDied, TimeoutError, ValueError) as e:
             err = b""
             try:
@@ -296,7 +258,7 @@ class BwrapSandbox(Sandbox):
                     pass
         if self.uid is not None:  # anything still running as the sandbox uid (there should be none)
             for _ in range(5):
-                pids = _own_processes(self.uid)
+                pids = list(processes_of(self.uid))
                 if not pids:
                     break
                 for pid in pids:
@@ -306,63 +268,10 @@ class BwrapSandbox(Sandbox):
                         pass
                 time.sleep(0.005)
         self._proc = None
-        self._client = None
+        self._exec = None
 
-    def alive(self) -> bool:
+    def _running(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
-
-    # --- commands -----------------------------------------------------------------------------
-    def run(self, command, *, timeout_s=30.0, stdin=None, cwd=".", cap=OUTPUT_CAP) -> RunResult:
-        if self.workspace is None:
-            raise RuntimeError("sandbox not started: call start(workspace) first")
-        if not self.alive():
-            self.restarts += 1
-            self._kill()
-            self._launch()
-        inner = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
-        wd = os.path.normpath(os.path.join(SANDBOX_WORKDIR, cwd))
-        try:
-            return self._client.run(inner, cwd=wd, env=dict(SANDBOX_ENV), timeout_s=float(timeout_s),
-                                    stdin=stdin, cap=cap)
-        except (ExecutorDied, TimeoutError, ValueError) as e:
-            # The executor itself was lost (out of memory, killed from outside): restart it for the next
-            # command and report this one as failed, the way a crashed shell would.
-            self._kill()
-            return RunResult(137, "", f"[sandbox] the command's sandbox was lost ({e}); it has been restarted",
-                             timed_out=isinstance(e, TimeoutError))
-
-    def reset(self) -> None:
-        """Kill everything earlier commands started (the executor already does after each command)."""
-        if self.alive():
-            try:
-                self._client.request({"op": "reset"}, 10.0)
-                return
-            except (ExecutorDied, TimeoutError, ValueError):
-                pass
-        self._kill()
-
-    def close(self) -> None:
-        self._kill()
-        if self._bridge is not None:
-            self._bridge.close()
-            self._bridge = None
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-
-def _chown_tree(root: Path, uid: int) -> None:
-    """Hand the workspace to the sandbox uid (symlinks themselves, never their targets)."""
-    os.chown(root, uid, uid)
-    for dirpath, dirnames, filenames in os.walk(root):
-        for name in dirnames + filenames:
-            try:
-                os.chown(os.path.join(dirpath, name), uid, uid, follow_symlinks=False)
-            except OSError:
-                pass
 
 
 def _make_traversable(ws: Path) -> None:

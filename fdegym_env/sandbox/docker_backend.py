@@ -29,8 +29,9 @@ import threading
 import time
 from pathlib import Path
 
-from fdegym_env.sandbox.base import OUTPUT_CAP, SANDBOX_ENV, SANDBOX_WORKDIR, RunResult, Sandbox
-from fdegym_env.sandbox.executor import EXECUTOR_SRC, ExecutorClient, ExecutorDied, PortBridge
+from fdegym_env.sandbox.base import SANDBOX_ENV, SANDBOX_WORKDIR
+from fdegym_env.sandbox.executor import EXECUTOR_SRC, ExecutorClient, ExecutorDied
+from fdegym_env.sandbox.executor_sandbox import ExecutorSandbox, chown_tree, pick_uid
 
 IMAGE_REPO = "fdegym-sandbox"
 RECIPE = {
@@ -145,10 +146,11 @@ class _Reader:
             yield chunk
 
 
-class DockerSandbox(Sandbox):
+class DockerSandbox(ExecutorSandbox):
     """See the module docstring. ``image`` defaults to :func:`image_tag`."""
 
     name = "docker"
+    lost_what = "container"
 
     def __init__(self, image: str | None = None, limits: dict | None = None) -> None:
         super().__init__()
@@ -161,23 +163,17 @@ class DockerSandbox(Sandbox):
             raise RuntimeError(f"docker image {self.image} is missing. Fix: `fdegym sandbox build-image` "
                                "(builds it from Debian packages; nothing is pulled)") from None
         self.container = None
-        self.uid: int | None = None
         self._ctl: Path | None = None
         self._sock: socket.socket | None = None
-        self._client_: ExecutorClient | None = None
-        self._bridge: PortBridge | None = None
-        self.restarts = 0
 
     def start(self, workspace, allow_ports=()) -> None:
         super().start(workspace, allow_ports)
         if os.geteuid() == 0:
-            from fdegym_env.sandbox.bwrap import _chown_tree, _pick_uid
-            self.uid = _pick_uid()
-            _chown_tree(self.workspace, self.uid)
+            self.uid = pick_uid()
+            chown_tree(self.workspace, self.uid)
         else:
             self.uid = os.getuid()
-        if self.allow_ports:
-            self._bridge = PortBridge(self.allow_ports)
+        self._open_port_bridge()
         self._launch()
 
     def _launch(self) -> None:
@@ -218,8 +214,8 @@ class DockerSandbox(Sandbox):
                     raise RuntimeError(f"docker sandbox did not start within {START_TIMEOUT_S:g} s: {logs}") from None
                 time.sleep(0.005)
         self._sock = s
-        self._client_ = ExecutorClient(s.makefile("wb", buffering=0), s.makefile("rb", buffering=0))
-        self._client_.wait_ready(START_TIMEOUT_S)
+        self._exec = ExecutorClient(s.makefile("wb", buffering=0), s.makefile("rb", buffering=0))
+        self._exec.wait_ready(START_TIMEOUT_S)
 
     def _logs(self) -> str:
         try:
@@ -228,9 +224,9 @@ class DockerSandbox(Sandbox):
             return "(no logs)"
 
     def _kill(self) -> None:
-        if self._client_ is not None:  # synchronous: every process a command started is dead on return
+        if self._exec is not None:  # synchronous: every process a command started is dead on return
             try:
-                self._client_.request({"op": "reset"}, 5.0)
+                self._exec.request({"op": "reset"}, 5.0)
             except (ExecutorDied, TimeoutError, ValueError):
                 pass
         if self._sock is not None:
@@ -239,7 +235,7 @@ class DockerSandbox(Sandbox):
             except OSError:
                 pass
             self._sock = None
-        self._client_ = None
+        self._exec = None
         if self.container is not None:
             # The executor saw EOF and exits, which stops the container; removing it is left to a
             # non-daemon thread so reset() does not wait for dockerd (the interpreter waits for it at exit).
@@ -248,43 +244,6 @@ class DockerSandbox(Sandbox):
         if self._ctl is not None:
             shutil.rmtree(self._ctl, ignore_errors=True)
             self._ctl = None
-
-    def run(self, command, *, timeout_s=30.0, stdin=None, cwd=".", cap=OUTPUT_CAP) -> RunResult:
-        if self.workspace is None:
-            raise RuntimeError("sandbox not started: call start(workspace) first")
-        if self._client_ is None:
-            self.restarts += 1
-            self._launch()
-        inner = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
-        wd = os.path.normpath(os.path.join(SANDBOX_WORKDIR, cwd))
-        try:
-            return self._client_.run(inner, cwd=wd, env=dict(SANDBOX_ENV), timeout_s=float(timeout_s),
-                                     stdin=stdin, cap=cap)
-        except (ExecutorDied, TimeoutError, ValueError) as e:
-            self._kill()
-            return RunResult(137, "", f"[sandbox] the command's container was lost ({e}); it has been restarted",
-                             timed_out=isinstance(e, TimeoutError))
-
-    def reset(self) -> None:
-        if self._client_ is not None:
-            try:
-                self._client_.request({"op": "reset"}, 10.0)
-                return
-            except (ExecutorDied, TimeoutError, ValueError):
-                pass
-        self._kill()
-
-    def close(self) -> None:
-        self._kill()
-        if self._bridge is not None:
-            self._bridge.close()
-            self._bridge = None
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
 
 def _remove(container) -> None:

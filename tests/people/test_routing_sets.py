@@ -76,6 +76,17 @@ def test_lexical_repairs_typos_and_ignores_fishing():
         assert route(q) == []
 
 
+def test_lexical_does_not_repair_a_real_word_into_a_near_spelling():
+    people = [{"id": "ann", "topics": [
+        {"id": "status", "about": "the state of the print run; stat sheet"},
+        {"id": "rota", "about": "who works which shift; the rota"}]}]
+    r = LexicalRouter(people)
+    # "start" is one edit from "stat" but is a word of its own, not a typo; "stat" itself still matches
+    assert r.query_terms("when did you start?") == set()
+    assert r.query_terms("the stat sheet") == {"stat", "sheet"}
+    assert r.query_terms("the shfit rota") == {"shift", "rota"}       # a real typo is still repaired
+
+
 def test_lexical_gate_counts_evidence_given_earlier():
     people = [{"id": "ann", "topics": [{"id": "owner", "about": "who owns the scanners", "requires": ["INC\\d+"]}]}]
     r = LexicalRouter(people)

@@ -57,6 +57,11 @@ PHRASE_GRAMMAR = {
     "worst headache of my life": "n", "sudden severe headache": "n_a", "thunderclap headache": "n_a",
     "baby has a temperature": "c_my", "baby is really hot": "c_my",
     "numb around my bottom": "c_be", "can't control my bladder": "c", "saddle numbness": "n",
+    # further categories a sampled list may add (sampler.py); 'c_pre': "my <phrase>"
+    "stiff neck and a rash": "n_a", "can't bear the light": "c", "neck is really stiff": "c_pre",
+    "sudden loss of vision": "n_a", "lost the sight in one eye": "c_i", "curtain coming down over my eye": "n_a",
+    "sudden pain in my testicle": "n_a", "testicle is swollen": "c_pre",
+    "ketones are high": "c_pre", "blood sugar is over 20": "c_pre", "being sick and can't keep fluids down": "c_be",
 }
 
 WHO = ["", "", "", "my husband ", "my wife ", "my son ", "my daughter ", "my mum ", "my dad ", "my partner "]
@@ -87,6 +92,8 @@ def rf_sentence(rng: random.Random, phrase: str) -> str:
         s = rng.choice([f"I've been feeling {p} {when}", f"honestly I feel {p} {when}"])
     elif g == "c_want":
         s = rng.choice([f"sometimes I think I want to {p}", f"I keep thinking I might {p}"])
+    elif g == "c_pre":
+        s = rng.choice([f"my {p} {when}", f"{when} my {p}"])
     elif g == "c_hasnt":
         s = rng.choice([f"my dad has {p} {when}", f"he has {p} {when}", f"I've {p} {when}"])
     else:
@@ -295,9 +302,27 @@ def make_message(rng: random.Random, params: dict, when: dt.datetime, seq: int, 
     return {"msg": msg, "truth": truth}
 
 
+def _mix(params: dict) -> list:
+    """KIND_MIX, with the red-flag and repeat weights scaled when a sampled variant says so."""
+    rf, rx = float(params.get("rf_scale", 1.0)), float(params.get("rx_scale", 1.0))
+    if rf == 1.0 and rx == 1.0:
+        return KIND_MIX
+    scale = {"red_flag": rf, "rx": rx, "rx_cd": rx}
+    return [(k, wd * scale.get(k, 1.0), we * scale.get(k, 1.0)) for k, wd, we in KIND_MIX]
+
+
+def _seed(params: dict, base: int, offset: int, stride: int = 1) -> int:
+    """A sampled variant's world_seed (1..29_999) moves each generator onto its own seed range:
+    dev 100_001.., shadow 20_001_000.. (+101 per day), held-out 1_000_000+seed+world_seed (x7919)."""
+    w = params.get("world_seed")
+    return base if w is None else offset + stride * int(w)
+
+
 def gen_day(rng: random.Random, params: dict, day: dt.date, volume_scale: float = 1.0) -> list:
     weekend = day.weekday() >= 5
-    n = int(round((rng.gauss(50, 5) if weekend else rng.gauss(150, 10)) * volume_scale))
+    wk, we = float(params.get("weekday_volume", 150)), float(params.get("weekend_volume", 50))
+    n = int(round((rng.gauss(we, we / 10) if weekend else rng.gauss(wk, wk / 15)) * volume_scale))
+    mix = _mix(params)
     times = []
     for _ in range(n):
         h = _hour(rng, weekend)
@@ -305,13 +330,13 @@ def gen_day(rng: random.Random, params: dict, day: dt.date, volume_scale: float 
     times.sort()
     out = []
     for i, t in enumerate(times):
-        kind = _pick(rng, KIND_MIX, 2 if weekend else 1)
+        kind = _pick(rng, mix, 2 if weekend else 1)
         out.append(make_message(rng, params, t, i + 1, kind))
     return out
 
 
 def held_out(params: dict, seed: int) -> dict:
-    rng = random.Random(seed * 7919 + 3)
+    rng = random.Random(_seed(params, seed, 1_000_000 + seed) * 7919 + 3)
     days = []
     for d in range(14):
         day = HELD_START + dt.timedelta(days=d)
@@ -320,7 +345,7 @@ def held_out(params: dict, seed: int) -> dict:
 
 
 def shadow(params: dict, day: int) -> dict:
-    rng = random.Random(SHADOW_SEED + 101 * int(day))
+    rng = random.Random(_seed(params, SHADOW_SEED, 20_000_000, 1000) + 101 * int(day))
     date = SHADOW_START + dt.timedelta(days=int(day) % 4)     # Tue-Fri of the engagement week
     return {"days": [{"date": date.isoformat(), "messages": gen_day(rng, params, date)}]}
 
@@ -361,7 +386,7 @@ def _dev_outcome(rng: random.Random, m: dict, t: dict) -> dict:
 
 def dev(params: dict, out: Path) -> None:
     """Write last month's export to world/data (fixed seed; same phrasing pool as any week)."""
-    rng = random.Random(DEV_SEED)
+    rng = random.Random(_seed(params, DEV_SEED, 100_000))
     data = Path(out) / "data"
     data.mkdir(parents=True, exist_ok=True)
     lines = []

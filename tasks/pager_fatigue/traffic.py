@@ -229,7 +229,7 @@ class _Gen:
         r = self.rng
         pool = LB_MEMBERS[:5] if self.phase == "dev" else (LB_MEMBERS[4:] if self.phase == "held" else LB_MEMBERS)
         nights = 1 + (r.random() < 0.35)
-        if r.random() < 0.85:
+        if r.random() < float(self.p.get("lb_flap_p", 0.85)):
             for _ in range(nights):
                 member = r.choice(pool)
                 t = self.at(d, r.uniform(12.0, 19.0))
@@ -319,7 +319,8 @@ class _Gen:
 
     def misc(self, d: int):
         r = self.rng
-        for _ in range(r.randint(8, 16)):
+        lo_n, hi_n = self.p.get("misc_per_day") or (8, 16)
+        for _ in range(r.randint(int(lo_n), int(hi_n))):
             alert, svc, inst, lo, hi, unit = r.choice(MISC_WARN)
             v = round(r.uniform(lo, hi), 2)
             self.add(self.at(d, r.uniform(0, 23.9)), "prometheus", alert, svc, inst.format(n=r.randint(1, 4)), "warning", v, lo,
@@ -673,8 +674,14 @@ class _Gen:
         return out
 
 
+def _world(params: dict, seed: int) -> int:
+    """Seed of one generation: world_seed (0 in the named variants) shifts every phase's seed by a
+    multiple of 10^7, so dev, held-out and shadow seeds stay disjoint for any world."""
+    return int(seed) + 10_000_000 * int(params.get("world_seed", 0) or 0)
+
+
 def _build(params: dict, start: date, ndays: int, seed: int, phase: str) -> _Gen:
-    g = _Gen(params, start, ndays, seed, phase)
+    g = _Gen(params, start, ndays, _world(params, seed), phase)
     g.build()
     return g
 
@@ -720,7 +727,7 @@ def dev(params: dict, out: pathlib.Path) -> None:
     out = pathlib.Path(out)
     g = _build(params, DEV_START, DEV_DAYS, DEV_SEED, "dev")
     days = g.batches()
-    rng = random.Random(DEV_SEED + 7)
+    rng = random.Random(_world(params, DEV_SEED + 7))
     evdir = out / "data" / "events"
     evdir.mkdir(parents=True, exist_ok=True)
     rules_path = out / "system" / "alertrouter" / "rules.json"

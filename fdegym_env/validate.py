@@ -184,7 +184,7 @@ def validate_task(task: Task, variants: list[str] | None = None, samples: int = 
             jobs.append(Job(ref, v.name, s, _kind(s), s, v.name))
         for gname, _ in (generic_bypasses if v is vs[0] else []):  # task-agnostic: once per task
             jobs.append(Job(ref, v.name, f"generic:{gname}", "generic_bypass", f"generic:{gname}", v.name))
-        if v.name != "base" and v.name in task.variants:  # named variants only: a sample may draw base's truth
+        if v.name != "base":  # samples too: a sampler must never draw base's truth (docs/task_format.md)
             jobs.append(Job(ref, v.name, "reference@base", "memorised", "reference", "base"))
     report = Report(task.id)
     bar = None

@@ -30,6 +30,8 @@ def test_validate_passes_on_named_variants(task):
 def test_validate_passes_on_sampled_variants(task):
     report = validate_task(load_task(task), variants=["base"], samples=5, generic=False, progress=False)
     assert report.passed, format_report(report)
+    # every sample is also checked against the solution memorised from base
+    assert sorted(r.variant for r in report.rows if r.kind == "memorised") == [f"sample:{i}" for i in range(5)]
 
 
 def test_broken_grader_fails_validate_naming_the_anchor():

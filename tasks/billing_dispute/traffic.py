@@ -6,6 +6,10 @@ held_out(params, seed) -> one legacy cycle (Jan 2026, already invoiced by the ol
                           disputes arrive during grading, and three future cycles (Feb-Apr 2026)
 shadow(params, day)    -> one cycle of shadow traffic for a trial day
 
+held_out/shadow also take the texture params of sampled variants (sampler.py): traffic_salt
+(re-seeds the draws), new_accounts, legacy_invalid, invalid_per_cycle, plan_change_rate_monthly /
+plan_change_rate_annual. Absent (named variants) they keep the defaults; dev() ignores them.
+
 Also home of the billing rules (`rate`), shared by grader.py and trial.py: `mode="truth"`
 applies the customer's real contract terms (params), `mode="legacy"` reproduces the engine as
 found (double proration on plan changes, catalogue list price for everyone).
@@ -223,8 +227,10 @@ def _neighbour(plan: str, up: bool) -> str:
     return PLANS[i - 1] if i > 0 else PLANS[i + 1]
 
 
-def build_cycle(accs: list[dict], period: str, params: dict, rng: random.Random, run_no: int) -> dict:
-    """Cycle input as production feeds it to run_cycle; mutates acc["plan"] to the period-end plan."""
+def build_cycle(accs: list[dict], period: str, params: dict, rng: random.Random, run_no: int,
+                rates: tuple[float, float] = (0.20, 0.13)) -> dict:
+    """Cycle input as production feeds it to run_cycle; mutates acc["plan"] to the period-end plan.
+    rates: monthly plan-change probability for (monthly, annual) accounts."""
     D = days_in(period)
     accounts, changes, usage, contracts = [], [], [], []
     crng = random.Random(rng.randint(0, 10**9))
@@ -235,7 +241,7 @@ def build_cycle(accs: list[dict], period: str, params: dict, rng: random.Random,
                          "currency": "USD", "plan_at_start": a["plan"], "contract_id": a["contract_id"],
                          "timezone": a["tz"]})
         contracts.append(contract_record(a, params, crng))
-        p_change = 0.20 if a["billing_term"] == "monthly" else 0.13
+        p_change = rates[0] if a["billing_term"] == "monthly" else rates[1]
         if rng.random() < p_change:
             n = 2 if rng.random() < 0.1 else 1
             days = sorted(rng.sample(range(2, D + 1), n))
@@ -455,12 +461,17 @@ def _issued(cycle: dict, params: dict, start_no: int) -> dict:
 
 
 def held_out(params: dict, seed: int) -> dict:
+    # texture of sampled variants (sampler.py); absent in the named variants, which keep these defaults
+    salt = int(params.get("traffic_salt") or 0)
+    if salt:
+        seed = seed * 1_000_003 + salt
+    rates = (float(params.get("plan_change_rate_monthly", 0.20)), float(params.get("plan_change_rate_annual", 0.13)))
     rng = random.Random(seed)
-    accs = population(extra_seed=seed, n_new=10)
+    accs = population(extra_seed=seed, n_new=int(params.get("new_accounts", 10)))
     # advance plans through the dev months with the held-out rng so plans are plausible
     for per in ["2025-10", "2025-11", "2025-12"]:
-        build_cycle(accs, per, params, random.Random(rng.randint(0, 10**9)), 1)
-    legacy_cycle = build_cycle(accs, "2026-01", params, random.Random(rng.randint(0, 10**9)), 1)
+        build_cycle(accs, per, params, random.Random(rng.randint(0, 10**9)), 1, rates)
+    legacy_cycle = build_cycle(accs, "2026-01", params, random.Random(rng.randint(0, 10**9)), 1, rates)
     issued = _issued(legacy_cycle, params, 3100)
     truth = rate_cycle(legacy_cycle, params, "truth")
     # legacy disputes: the old engine's January invoices, disputed during Feb-Apr
@@ -470,7 +481,7 @@ def held_out(params: dict, seed: int) -> dict:
         over = issued[aid]["total_usd"] - truth[aid]["total_usd"]
         if over > 1.0 and rng.random() < (0.8 if a["billing_term"] == "annual" else 0.55):
             legacy.append({"account_id": aid, "over": over, "claim": claim_for(over, rng), "valid": True})
-    for d in invalid_disputes(legacy_cycle["accounts"], "2026-01", rng, 10, "legacy"):
+    for d in invalid_disputes(legacy_cycle["accounts"], "2026-01", rng, int(params.get("legacy_invalid", 10)), "legacy"):
         if any(x["account_id"] == d["account_id"] for x in legacy):
             continue
         legacy.append({"account_id": d["account_id"], "claim": invalid_claim(d, truth[d["account_id"]]),
@@ -479,8 +490,8 @@ def held_out(params: dict, seed: int) -> dict:
     rng.shuffle(legacy)
     cycles = []
     for k, per in enumerate(["2026-02", "2026-03", "2026-04"]):
-        cyc = build_cycle(accs, per, params, random.Random(rng.randint(0, 10**9)), 1)
-        inv = invalid_disputes(cyc["accounts"], per, rng, 28, "current")
+        cyc = build_cycle(accs, per, params, random.Random(rng.randint(0, 10**9)), 1, rates)
+        inv = invalid_disputes(cyc["accounts"], per, rng, int(params.get("invalid_per_cycle", 28)), "current")
         cycles.append({"input": cyc, "invalid": inv,
                        "dispute_u": {a["account_id"]: rng.random() for a in cyc["accounts"]},
                        "claim_rng": rng.randint(0, 10**9),

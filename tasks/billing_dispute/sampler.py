@@ -1,0 +1,137 @@
+"""Procedural variants of billing_dispute (``variant="sample:N"``).
+
+Each sample moves one or two of the hidden truths the named variants use away from base, so a
+delivery memorised from base breaks on it (any pair but threshold+policy, under which crediting
+every claim scores too close to the reference):
+
+- threshold (tight_limit): the Controller's delegated limit for automatic credit notes is
+  $1,250, $1,500 or $2,000 instead of $2,500 (FP-07 on Confluence still says $2,500);
+- source (order_form_locks): price locks are read from the signed order-form clause, the Deal
+  Desk register being unreliable since the Salesforce migration;
+- rule (mid_month): BP-3's mid-month proration convention instead of daily proration;
+- policy (charter_de_minimis): the Customer Charter credits disputes of $150-$250 as claimed
+  (breach cost $300-$500 each).
+
+Texture, re-drawn on every sample: AR's review capacity (10-16 disputes a cycle), the cost of one
+manual review ($70-$95), and the held-out traffic (re-seeded; 6-14 accounts signed after the dev
+extract, 8-14 baseless disputes against the January invoices, 28-38 per future cycle, plan-change
+rates 15-26% for monthly / 9-17% for annual accounts). The workspace (Oct-Dec 2025 data, tickets,
+the invoices people cite) stays the one the people know; only its contract records follow the
+lock source, as in the named variant. What Marcus, Inés, Hana, Dev, Beatriz and the briefs say
+is rendered from the drawn values by prose().
+
+The held-out traffic must exercise the drawn truth: the texture is re-drawn (deterministically,
+from the same rng) until a tighter limit meets at least two January disputes whose overcharge lies
+between it and $2,500, and a mid-month convention meets at least two price-protected accounts that
+daily proration would bill above their contract. (A lock source or a charter always bites.)
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+
+import yaml
+
+_HERE = Path(__file__).resolve().parent
+_VARIANTS = yaml.safe_load((_HERE / "variants.yaml").read_text(encoding="utf-8"))
+_HELD_OUT_SEED = int(yaml.safe_load((_HERE / "task.yaml").read_text(encoding="utf-8"))["held_out_seed"])
+BASE = dict(_VARIANTS["base"]["params"])
+AXES = {"threshold": "tight_limit", "source": "order_form_locks", "rule": "mid_month", "policy": "charter_de_minimis"}
+
+
+def prose(p: dict) -> dict:
+    """The sentences people and briefs use for this truth (the named variants' wording)."""
+    out = {"approval_limit_text": f"${int(p['approval_limit_usd']):,}"}
+    out["proration_text"] = _VARIANTS["mid_month" if p["proration"] == "mid_month" else "base"]["params"]["proration_text"]
+    out["lock_source_text"] = _VARIANTS["order_form_locks" if p["lock_source"] == "order_form" else "base"]["params"][
+        "lock_source_text"]
+    d = int(p.get("de_minimis_usd") or 0)
+    if d:
+        days = p.get("charter_days", "two")
+        out["charter_text"] = (f"Since January the Customer Charter says disputes of ${d:,} or less are credited as "
+                               f"claimed within {days} business days, no investigation; rejecting or queueing one "
+                               f"breaches the charter.")
+    else:
+        out["charter_text"] = BASE["charter_text"]
+    return out
+
+
+def _traffic():
+    name = "_fdegym_billing_dispute_traffic"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, _HERE / "traffic.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules[name]
+
+
+def _bites(full: dict, chosen: list[str]) -> bool:
+    """Does the held-out traffic exercise the drawn truth (does a base-tuned system meet it)?"""
+    if "source" in chosen or "policy" in chosen:
+        return True
+    T = _traffic()
+    h = T.held_out(full, _HELD_OUT_SEED)
+    if "rule" in chosen:
+        hits = 0
+        daily = dict(full, proration="daily")
+        for cyc in h["cycles"]:
+            cin = cyc["input"]
+            truth, billed = T.rate_cycle(cin, full, "truth"), T.rate_cycle(cin, daily, "truth")
+            contracts = {c["account_id"]: c for c in cin["contracts"]}
+            for a in cin["accounts"]:
+                aid = a["account_id"]
+                lock = T.true_lock(contracts.get(aid) or {}, full)
+                if not lock or f"{cin['period']}-01" > lock["until"]:
+                    continue
+                plans = {ln["plan"] for ln in billed[aid]["lines"] if ln["kind"] == "subscription"}
+                if billed[aid]["total_usd"] > truth[aid]["total_usd"] + 1.0 and lock["plan"] in plans:
+                    hits += 1
+        return hits >= 2
+    limit = float(full["approval_limit_usd"])
+    hits = sum(1 for share in h["legacy_disputes"] for d in share
+               if d.get("valid") and limit < d["over"] <= float(BASE["approval_limit_usd"]))
+    return hits >= 2
+
+
+def _texture(rng: random.Random) -> dict:
+    return {"ar_capacity": rng.randint(10, 16),
+            "review_cost_usd": rng.choice([70, 75, 80, 85, 90, 95]),
+            "traffic_salt": rng.randrange(1, 1_000_000),
+            "new_accounts": rng.randint(6, 14),
+            "legacy_invalid": rng.randint(8, 14),
+            "invalid_per_cycle": rng.randint(28, 38),
+            "plan_change_rate_monthly": round(rng.uniform(0.15, 0.26), 2),
+            "plan_change_rate_annual": round(rng.uniform(0.09, 0.17), 2)}
+
+
+def sample(rng: random.Random) -> dict:
+    """One hidden truth: 1-2 of the named kinds of change, plus re-drawn texture."""
+    chosen = sorted(rng.sample(sorted(AXES), rng.choice([1, 1, 2])))
+    while chosen == ["policy", "threshold"]:  # both cheapen rubber-stamping: credit-everything nears the reference
+        chosen = sorted(rng.sample(sorted(AXES), rng.choice([1, 1, 2])))
+    p: dict = {}
+    if "threshold" in chosen:
+        p["approval_limit_usd"] = rng.choice([1250, 1500, 2000])
+    if "source" in chosen:
+        p["lock_source"] = "order_form"
+    if "rule" in chosen:
+        p["proration"] = "mid_month"
+    if "policy" in chosen:
+        p["de_minimis_usd"] = rng.choice([150, 200, 250])
+        p["charter_breach_usd"] = rng.choice([300, 350, 400, 450, 500])
+        p["charter_days"] = rng.choice(["two", "three"])
+    full = dict(BASE)
+    full.update(p)
+    for _ in range(100):
+        tex = _texture(rng)
+        if _bites(dict(full, **tex), chosen):
+            break
+    p.update(tex)
+    full.update(tex)
+    p.update(prose(full))
+    p.pop("charter_days", None)
+    return {"angle": "+".join(chosen), "params": p, "right_here": []}

@@ -82,3 +82,17 @@ def test_sample_variant_requires_sampler():
     t = Task.load(TINY)
     with pytest.raises(ValueError, match="no sampler.py"):
         t.variant("sample:3")
+
+
+def test_readme_task_table_matches_the_shipped_tasks():
+    """The README's Tasks table lists every shipped task with its named-variant count and sampler."""
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip().strip("`"): line.split("|")[4].strip()
+            for line in readme.splitlines() if line.startswith("| `FDEGym/")}
+    assert set(rows) == {fdegym_env.registry.gym_id(t) for t in list_tasks()}
+    for t in list_tasks():
+        task = load_task(t)
+        cell = rows[fdegym_env.registry.gym_id(t)]
+        assert cell.startswith(f"base + {len(task.variants) - 1} named"), (t, cell)
+        assert ("`sample:N`" in cell) == task.has_sampler, (t, cell)

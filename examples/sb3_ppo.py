@@ -74,7 +74,7 @@ def main(args: Args) -> dict:
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     # One thread: the network is tiny, the env workers need the cores, and a seed then gives the
-    # same run whatever the machine's core count.
+    # same run whatever the machine's core count (with the same torch build).
     torch.set_num_threads(1)
 
     vec_cls = SubprocVecEnv if args.vec == "subproc" else DummyVecEnv

@@ -19,6 +19,7 @@ import random
 import re
 import sys
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -30,6 +31,8 @@ import yaml
 LEVELS = ("L0", "L1", "L2", "L3")
 SAMPLE_PREFIX = "sample:"
 SPLIT_RANGES = {"train": (0, 1_000_000), "test": (1_000_000, 2_000_000)}
+SAMPLE_CACHE = 256   # drawn variants kept per task: a sampler may simulate traffic, and a fixed
+                     # ``sample:N`` is asked for again on every reset
 _PLACEHOLDER = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
 _MODULE_LOCK = threading.RLock()
 
@@ -185,6 +188,10 @@ class Task:
             if not self.has_sampler:
                 raise ValueError(f"task {self.id!r} has no sampler.py, so no variant {name!r}; "
                                  f"named variants: {', '.join(self.variants)}")
+            cache: OrderedDict[str, Variant] = self.__dict__.setdefault("_samples", OrderedDict())
+            if name in cache:
+                cache.move_to_end(name)
+                return cache[name]
             try:
                 seed = int(name[len(SAMPLE_PREFIX):])
             except ValueError:
@@ -192,7 +199,10 @@ class Task:
             drawn = self.module("sampler").sample(random.Random(seed))
             params = dict(self.variants["base"].params)
             params.update(drawn.get("params", {}))
-            return Variant(name, params, drawn.get("angle", "sampled"), tuple(drawn.get("right_here") or ()))
+            cache[name] = Variant(name, params, drawn.get("angle", "sampled"), tuple(drawn.get("right_here") or ()))
+            if len(cache) > SAMPLE_CACHE:
+                cache.popitem(last=False)
+            return cache[name]
         if name not in self.variants:
             near = difflib.get_close_matches(name, list(self.variants), n=1)
             hint = f" Did you mean {near[0]!r}?" if near else ""

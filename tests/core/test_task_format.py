@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import gymnasium as gym
 import pytest
@@ -84,15 +85,29 @@ def test_sample_variant_requires_sampler():
         t.variant("sample:3")
 
 
+def test_sampled_variants_are_drawn_once_and_the_cache_is_bounded(monkeypatch):
+    task = Task.load(load_task("helpdesk_tutorial").path)       # a fresh Task: its own cache
+    sampler = task.module("sampler")
+    calls = []
+    draw = sampler.sample
+    monkeypatch.setattr(sampler, "sample", lambda rng: calls.append(1) or draw(rng))
+    first = task.variant("sample:7")
+    assert task.variant("sample:7") is first and len(calls) == 1
+    for n in range(fdegym_env.task.SAMPLE_CACHE + 1):
+        task.variant(f"sample:{1000 + n}")
+    assert len(task._samples) == fdegym_env.task.SAMPLE_CACHE
+    assert task.variant("sample:7").params == first.params and len(calls) == fdegym_env.task.SAMPLE_CACHE + 3
+
+
 def test_readme_task_table_matches_the_shipped_tasks():
     """The README's Tasks table lists every shipped task with its named-variant count and sampler."""
-    from pathlib import Path
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     rows = {line.split("|")[1].strip().strip("`"): line.split("|")[4].strip()
             for line in readme.splitlines() if line.startswith("| `FDEGym/")}
-    assert set(rows) == {fdegym_env.registry.gym_id(t) for t in list_tasks()}
-    for t in list_tasks():
+    ids = {t: fdegym_env.registry.gym_id(t) for t in list_tasks()}
+    assert set(rows) == set(ids.values())
+    for t, gid in ids.items():
         task = load_task(t)
-        cell = rows[fdegym_env.registry.gym_id(t)]
+        cell = rows[gid]
         assert cell.startswith(f"base + {len(task.variants) - 1} named"), (t, cell)
         assert ("`sample:N`" in cell) == task.has_sampler, (t, cell)

@@ -24,14 +24,13 @@ Example:
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-
 import json
 import os
 import socket
 import sys
 import time
 import traceback
+from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator

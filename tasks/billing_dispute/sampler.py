@@ -28,11 +28,10 @@ daily proration would bill above their contract. (A lock source or a charter alw
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
 
+import traffic as T     # a sibling module of the task (the loader puts the task folder on sys.path)
 import yaml
 
 _HERE = Path(__file__).resolve().parent
@@ -59,21 +58,10 @@ def prose(p: dict) -> dict:
     return out
 
 
-def _traffic():
-    name = "_fdegym_billing_dispute_traffic"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, _HERE / "traffic.py")
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[name]
-
-
 def _bites(full: dict, chosen: list[str]) -> bool:
     """Does the held-out traffic exercise the drawn truth (does a base-tuned system meet it)?"""
     if "source" in chosen or "policy" in chosen:
         return True
-    T = _traffic()
     h = T.held_out(full, _HELD_OUT_SEED)
     if "rule" in chosen:
         hits = 0
@@ -110,7 +98,7 @@ def _texture(rng: random.Random) -> dict:
 
 def sample(rng: random.Random) -> dict:
     """One hidden truth: 1-2 of the named kinds of change, plus re-drawn texture."""
-    chosen = sorted(rng.sample(sorted(AXES), rng.choice([1, 1, 2])))
+    chosen = ["policy", "threshold"]
     while chosen == ["policy", "threshold"]:  # both cheapen rubber-stamping: credit-everything nears the reference
         chosen = sorted(rng.sample(sorted(AXES), rng.choice([1, 1, 2])))
     p: dict = {}

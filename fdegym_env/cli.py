@@ -140,7 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-PLUGIN_MODULES = ("fdegym_env.cli_record", "fdegym_env.cli_sandbox", "fdegym_env.cli_batch", "fdegym_env.compat.cli")  # modules that add subcommands with @command when imported
+PLUGIN_MODULES = ("fdegym_env.cli_record", "fdegym_env.cli_sandbox", "fdegym_env.cli_batch", "fdegym_env.compat.cli",
+                  "fdegym_env.cli_serve")  # modules that add subcommands with @command when imported
 
 
 def _load_plugins() -> None:

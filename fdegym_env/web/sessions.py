@@ -1,0 +1,223 @@
+"""Episodes the workbench runs for people: one env per browser session, every action recorded.
+
+A :class:`WorkSession` wraps one :class:`~fdegym_env.env.FDEGymEnv` in a
+:class:`~fdegym_env.wrappers.Recorder`, so an episode worked in the browser is an ordinary
+recording that ``fdegym replay`` re-executes. All state a page shows is derived from the env and
+what it returned; nothing is graded or revealed outside the env's own actions, except the verdict
+after the episode has ended.
+
+Example:
+    >>> store = SessionStore(runs_dir="/tmp/fdegym-runs")                  # doctest: +SKIP
+    >>> ws = store.start("browser-1", "news_incident", level="L3", variant="base", seed=0)  # doctest: +SKIP
+    >>> ws.act({"tool": "read_file", "path": "TASK.md"})["valid"]          # doctest: +SKIP
+    True
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+MAX_EPISODES = 16            # open episodes across all browser sessions; the oldest idle one is closed first
+_FILE_LINE = re.compile(r"^(\S.*?)\s+([\d,]+) B$")
+
+
+@dataclass
+class TimelineEntry:
+    """One step as the pages show it."""
+
+    turn: int
+    action: dict[str, Any]
+    text: str
+    reward: float
+    valid: bool
+    customer_time: str | None
+    cost_so_far: float
+
+
+@dataclass
+class WorkSession:
+    """One episode worked through the browser (see the module docstring)."""
+
+    id: str
+    owner: str
+    env: Any                                  # Recorder(FDEGymEnv)
+    recording: Path
+    brief: str
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    timeline: list[TimelineEntry] = field(default_factory=list)
+    chats: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    opened: set[str] = field(default_factory=set)   # files read through read_file this episode
+    result: dict[str, Any] | None = None
+    ledger: list[dict[str, Any]] = field(default_factory=list)
+    last_used: float = field(default_factory=time.monotonic)
+    return_so_far: float = 0.0
+
+    @property
+    def core(self):
+        return self.env.unwrapped
+
+    @property
+    def done(self) -> bool:
+        return self.result is not None
+
+    # --- acting -----------------------------------------------------------------------------------
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        """Execute one action through the env; returns what the page needs to update."""
+        with self.lock:
+            self.last_used = time.monotonic()
+            if self.done:
+                return {"text": "This episode has ended; start a new one from the catalog.", "valid": False,
+                        "error": "episode ended", "reward": 0.0, "terminated": True, **self.status()}
+            obs, reward, terminated, truncated, info = self.env.step(action)
+            self.return_so_far += float(reward)
+            text = obs["text"]
+            valid = bool(obs["valid"])
+            tool = action.get("tool") or action.get("name")
+            if valid and tool == "read_file":
+                self.opened.add(str(action.get("path", "")).strip("/"))
+            if valid and tool == "contact":
+                self.chats.setdefault(str(action["to"]), []).append(
+                    {"from": "you", "text": str(action["message"]), "at": info.get("customer_time") or ""})
+                self.chats[str(action["to"])].append({"from": "them", "text": text, "at": info.get("customer_time") or ""})
+            self.timeline.append(TimelineEntry(
+                turn=int(info.get("turn") or len(self.timeline) + 1), action=dict(action), text=text,
+                reward=float(reward), valid=valid, customer_time=info.get("customer_time"),
+                cost_so_far=float(info.get("contact_cost") or 0.0)))
+            if terminated or truncated:
+                self.result = dict(info.get("result") or {})
+                self.ledger = list(info.get("ledger") or [])
+                self.env.close()
+            return {"text": text, "valid": valid, "error": info.get("last_action_error"), "reward": float(reward),
+                    "terminated": bool(terminated or truncated), **self.status()}
+
+    # --- what the pages show ----------------------------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        core = self.core
+        people = core.people
+        return {"turn": len(self.timeline), "max_turns": core.max_turns,
+                "customer_time": people.stamp() if people is not None else None,
+                "hours": round(float(people.clock.hours), 2) if people is not None else 0.0,
+                "contact_cost": round(float(people.contact_cost), 4) if people is not None else 0.0,
+                "inbox_new": int(people.inbox_new()) if people is not None and not self.done else 0,
+                "done": self.done, "return": round(self.return_so_far, 6)}
+
+    def files(self) -> list[dict[str, Any]]:
+        """The workspace tree (paths and sizes). The reset observation already lists it, and it only
+        changes through the person's own actions, so showing it costs no turn."""
+        ws = self.core.workspace
+        if ws is None:
+            return []
+        from fdegym_env.workspace import list_files
+        out = []
+        for line in list_files(ws, ".").splitlines():
+            m = _FILE_LINE.match(line)
+            if m:
+                out.append({"path": m.group(1), "size": int(m.group(2).replace(",", ""))})
+        return out
+
+    def raw_file(self, path: str) -> str:
+        """A file's full text for the editor; only files already read with ``read_file`` this episode."""
+        from fdegym_env.workspace import resolve
+        rel = path.strip("/")
+        if rel not in self.opened:
+            raise PermissionError(f"read {rel!r} first (the read_file action) before editing it")
+        target = resolve(self.core.workspace, rel)
+        return target.read_text(encoding="utf-8", errors="replace")
+
+    def directory(self) -> list[dict[str, Any]]:
+        """Who can be contacted, once the person has asked for the directory (an ordinary action)."""
+        if not any(e.action.get("tool") == "directory" and e.valid for e in self.timeline):
+            return []
+        return [dict(p) for p in self.core.people.directory()]
+
+    def verdict(self) -> dict[str, Any]:
+        """The graded result with contact cost by person and the key facts found (after the end only)."""
+        if not self.done:
+            raise RuntimeError("the episode has not ended")
+        r = self.result or {}
+        by_person: dict[str, float] = {}
+        for rec in self.ledger:
+            if rec.get("cost"):
+                by_person[rec["to"]] = round(by_person.get(rec["to"], 0.0) + float(rec["cost"]), 6)
+        truth = self.core.task.truth or {}
+        texts = truth.get("facts") or {}
+        found = set(r.get("facts_obtained") or [])
+        facts = [{"id": f, "found": f in found, "text": texts.get(f, "")} for f in truth.get("key_facts") or []]
+        return {"result": r, "cost_by_person": by_person, "key_facts": facts, "recording": str(self.recording)}
+
+
+class SessionStore:
+    """Open episodes, keyed by id; each belongs to the browser session that started it.
+
+    Args:
+        runs_dir: where recordings go (``<runs_dir>/workbench/*.jsonl``).
+        sandbox: the sandbox backend for every episode.
+        max_episodes: open episodes kept at once; past it the least recently used is closed.
+    """
+
+    def __init__(self, runs_dir: str | Path, sandbox: str = "auto", max_episodes: int = MAX_EPISODES):
+        self.runs_dir = Path(runs_dir)
+        self.sandbox = sandbox
+        self.max_episodes = max_episodes
+        self._episodes: dict[str, WorkSession] = {}
+        self._lock = threading.Lock()
+
+    def start(self, owner: str, task: str, level: str = "L3", variant: str = "base", seed: int = 0) -> WorkSession:
+        """Reset a new episode for the browser session ``owner`` (errors: ``ValueError`` with a fix)."""
+        import fdegym_env  # noqa: F401  (registers ids)
+        from fdegym_env.env import FDEGymEnv
+        from fdegym_env.wrappers import Recorder
+        env = FDEGymEnv(task=task, level=level, variant=variant, sandbox=self.sandbox)
+        eid = secrets.token_hex(8)
+        stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%S")
+        path = self.runs_dir / "workbench" / f"{stamp}-{env.task.id}-{level}-{eid}.jsonl"
+        rec = Recorder(env, path)
+        try:
+            obs, _ = rec.reset(seed=int(seed), options={"agent": "person"})
+        except BaseException:
+            rec.close()
+            raise
+        ws = WorkSession(id=eid, owner=owner, env=rec, recording=path, brief=obs["text"])
+        with self._lock:
+            self._episodes[eid] = ws
+            self._evict()
+        return ws
+
+    def _evict(self) -> None:
+        while len(self._episodes) > self.max_episodes:
+            oldest = min(self._episodes.values(), key=lambda w: w.last_used)
+            self._episodes.pop(oldest.id)
+            oldest.env.close()
+
+    def get(self, eid: str, owner: str) -> WorkSession:
+        """The episode ``eid`` of ``owner``; ``KeyError`` if there is none (or it is someone else's)."""
+        with self._lock:
+            ws = self._episodes.get(eid)
+        if ws is None or not secrets.compare_digest(ws.owner, owner):
+            raise KeyError(eid)
+        return ws
+
+    def close_all(self) -> None:
+        with self._lock:
+            eps, self._episodes = list(self._episodes.values()), {}
+        for ws in eps:
+            try:
+                ws.env.close()
+            except Exception:
+                pass
+
+
+def jsonable_status(x: Any) -> Any:
+    """numpy scalars to Python values, for JSON responses."""
+    if isinstance(x, np.generic):
+        return x.item()
+    return x

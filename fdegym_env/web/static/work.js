@@ -1,0 +1,127 @@
+// The work page: every button is one env action through POST /api/work/<id>/act.
+(function () {
+  const eid = window.FDEGYM.eid;
+  const $ = (id) => document.getElementById(id);
+  let chatWith = null;
+  let busy = false;
+
+  async function act(action) {
+    if (busy) return null;
+    busy = true;
+    document.body.classList.add("busy");
+    try {
+      const resp = await fetch(`/api/work/${eid}/act`, {method: "POST", headers: {"Content-Type": "application/json"},
+                                                       body: JSON.stringify(action)});
+      const out = await resp.json();
+      if (!resp.ok) { show(`Error: ${out.error}`); return null; }
+      show(out.text);
+      status(out);
+      await refresh();
+      if (out.terminated && out.verdict_url) { window.location = out.verdict_url; }
+      return out;
+    } finally { busy = false; document.body.classList.remove("busy"); }
+  }
+
+  function show(text) { selectTab("output"); $("output").textContent = text; $("output").scrollTop = 0; }
+  function status(s) {
+    $("status-turn").textContent = s.turn;
+    $("status-clock").textContent = s.customer_time || "no calendar";
+    $("status-cost").textContent = Number(s.contact_cost).toFixed(3);
+    $("status-inbox").textContent = s.inbox_new;
+  }
+
+  async function refresh() {
+    const resp = await fetch(`/api/work/${eid}/state`);
+    if (!resp.ok) return;
+    const st = await resp.json();
+    status(st.status);
+    const tree = $("file-tree");
+    tree.replaceChildren(...st.files.map((f) => {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = "#"; a.className = "file"; a.dataset.path = f.path; a.textContent = f.path;
+      const size = document.createElement("span"); size.className = "muted"; size.textContent = ` ${f.size} B`;
+      li.append(a, size); return li;
+    }));
+    const list = $("people-list");
+    list.replaceChildren(...st.directory.map((p) => {
+      const li = document.createElement("li");
+      li.dataset.person = p.id;
+      li.textContent = `${p.name} — ${p.role}`;
+      li.title = p.blurb;
+      if (!p.reachable) { li.classList.add("gone"); li.textContent += ` (${p.gone})`; }
+      li.addEventListener("click", () => openChat(p.id, p.name, st.chats[p.id] || []));
+      return li;
+    }));
+    if (chatWith) renderChat(st.chats[chatWith] || []);
+    $("timeline").replaceChildren(...st.timeline.map((t) => {
+      const li = document.createElement("li");
+      li.value = t.turn;
+      li.textContent = `${t.tool}(${t.args})${t.reward ? "  " + t.reward.toFixed(3) : ""}${t.customer_time ? "  · " + t.customer_time : ""}`;
+      if (!t.valid) li.classList.add("invalid");
+      return li;
+    }));
+  }
+
+  function openChat(id, name, msgs) {
+    chatWith = id;
+    $("chat").classList.remove("hidden");
+    $("chat-with").textContent = `Message ${name}`;
+    renderChat(msgs);
+  }
+  function renderChat(msgs) {
+    $("chat-log").replaceChildren(...msgs.map((m) => {
+      const d = document.createElement("div"); d.className = m.from; d.textContent = m.text; return d;
+    }));
+  }
+
+  function selectTab(name) {
+    document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.dataset.tab === name));
+    document.querySelectorAll(".tabpane").forEach((p) => p.classList.toggle("hidden", p.id !== `tab-${name}`));
+  }
+  document.querySelectorAll(".tab").forEach((t) => t.addEventListener("click", () => selectTab(t.dataset.tab)));
+
+  async function openInEditor(path) {
+    const resp = await fetch(`/api/work/${eid}/file?path=${encodeURIComponent(path)}`);
+    const out = await resp.json();
+    if (!resp.ok) { show(`Error: ${out.error}`); return; }
+    $("editor-path").value = out.path; $("editor").value = out.content; selectTab("editor");
+  }
+
+  $("file-tree").addEventListener("click", async (ev) => {
+    const a = ev.target.closest("a.file");
+    if (!a) return;
+    ev.preventDefault();
+    await act({tool: "read_file", path: a.dataset.path});
+    $("editor-path").value = a.dataset.path;
+  });
+  $("btn-open").addEventListener("click", async () => {
+    const path = $("editor-path").value.trim();
+    if (path) { const out = await act({tool: "read_file", path}); if (out && out.valid) await openInEditor(path); }
+  });
+  $("btn-save").addEventListener("click", () => {
+    const path = $("editor-path").value.trim();
+    if (path) act({tool: "write_file", path, content: $("editor").value});
+  });
+  $("terminal").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const command = $("command").value.trim();
+    if (command) { act({tool: "run", command}); $("command").value = ""; }
+  });
+  $("btn-directory").addEventListener("click", () => act({tool: "directory"}));
+  $("btn-inbox").addEventListener("click", () => act({tool: "inbox"}));
+  $("btn-wait").addEventListener("click", () => act({tool: "wait", hours: Number($("wait-hours").value)}));
+  $("btn-trial").addEventListener("click", () => act({tool: "trial"}));
+  $("chat-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const message = $("chat-message").value.trim();
+    if (!message || !chatWith) return;
+    const out = await act({tool: "contact", to: chatWith, message});
+    if (out) $("chat-message").value = "";
+  });
+  $("btn-submit").addEventListener("click", () => $("confirm-submit").showModal());
+  $("confirm-submit").addEventListener("close", () => {
+    if ($("confirm-submit").returnValue === "ok") act({tool: "submit", note: $("submit-note").value});
+  });
+  refresh();
+})();

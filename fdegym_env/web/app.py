@@ -97,9 +97,15 @@ def create_app(runs_dir: str | Path = "runs", sandbox: str = "auto", cases_dirs:
     watch and leaderboard pages read the whole folder."""
     runs = Path(runs_dir).resolve()
     store = SessionStore(runs, sandbox=sandbox)
+    catalog_cache: list[list[dict[str, Any]]] = []
+
+    def tasks() -> list[dict[str, Any]]:
+        if not catalog_cache:                      # tasks do not change while the server runs
+            catalog_cache.append(catalog_rows(cases_dirs))
+        return catalog_cache[0]
 
     async def catalog(request: Request) -> Response:
-        return _page(views.catalog(catalog_rows(cases_dirs)), request)
+        return _page(views.catalog(tasks()), request)
 
     async def start(request: Request) -> Response:
         form = await request.form()
@@ -109,7 +115,7 @@ def create_app(runs_dir: str | Path = "runs", sandbox: str = "auto", cases_dirs:
         seed_text = str(form.get("seed", "0")).strip() or "0"
         if not seed_text.lstrip("-").isdigit():
             raise HTTPException(400, f"seed must be a whole number, got {seed_text!r}")
-        known = {r["ref"] for r in catalog_rows(cases_dirs)}
+        known = {r["ref"] for r in tasks()}
         if task not in known:
             raise HTTPException(400, f"unknown task {task!r}; pick one from the catalog")
         from starlette.concurrency import run_in_threadpool

@@ -167,11 +167,10 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self.episode_seed = seed
         self.episode_level = level
         self.variant = self._pick_variant(variant_name, rng)
-        rules = getattr(self.task, "engagement_rules", None)  # harness cases bring their own rules
-        brief = self.task.brief(level, self.variant).rstrip() + "\n" + (rules(self.variant) if rules else ENGAGEMENT_RULES)
+        brief = self.task.brief(level, self.variant).rstrip() + "\n" + (self.task.engagement_rules(self.variant) or ENGAGEMENT_RULES)
         self.workspace = wsmod.new_workspace(self.task, self.variant, brief)
         # harness cases: people server for bin/ask, dev services, gateway (fdegym_env.compat.episode)
-        self._episode_hook = self.task.start_episode(self) if hasattr(self.task, "start_episode") else None
+        self._episode_hook = self.task.start_episode(self)
         self.sandbox = None  # started on the first `run`: most steps never need it
         self.people = self._make_people(self.variant)
         self.turn = 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from fdegym_env.errors import TaskFormatError
+
 PERSON_FIELDS = {"id", "name", "role", "blurb", "fallback", "patience", "out_of_patience", "cost", "soft_limit",
                  "over_factor", "off_limits", "off_limits_reply", "gone_after_hours", "gone_at", "gone_after_asks",
                  "gone_label", "gone_reply", "overflow", "topics", "misconceptions", "persona"}
@@ -14,7 +16,6 @@ TOP_FIELDS = {"people", "npcs", "total_questions", "show_budget", "clock", "inbo
 
 
 def _err(where: str, msg: str) -> ValueError:
-    from fdegym_env.task import TaskFormatError
     return TaskFormatError(f"{where}: {msg}")
 
 

@@ -132,8 +132,7 @@ def make_agent(name: str, **kwargs: Any):
         from fdegym_env.agents.llm import LLMAgent
         return LLMAgent(**kwargs)
     if name not in AGENTS:
-        import difflib
-        near = difflib.get_close_matches(name, list(AGENTS) + ["llm"], n=1)
-        hint = f" Did you mean {near[0]!r}?" if near else ""
+        from fdegym_env.errors import did_you_mean
+        hint = did_you_mean(name, list(AGENTS) + ["llm"])
         raise ValueError(f"Unknown agent {name!r}.{hint} Agents: {', '.join(list(AGENTS) + ['llm'])}, solution:<name>.")
     return AGENTS[name](**kwargs)

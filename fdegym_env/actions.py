@@ -14,7 +14,7 @@ into an observation (agent mistakes are observations, programmer mistakes are ex
 from __future__ import annotations
 
 import dataclasses
-import difflib
+from fdegym_env.errors import did_you_mean
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -144,8 +144,7 @@ def _from_mapping(raw: dict[str, Any], strict: bool) -> Action:
         raise ActionError('An action needs a "tool" naming one of: ' + ", ".join(TOOL_NAMES) + ".")
     tool = TOOLS_BY_NAME.get(tool_value)
     if tool is None:
-        near = difflib.get_close_matches(tool_value, TOOL_NAMES, n=1)
-        hint = f" Did you mean {near[0]!r}?" if near else ""
+        hint = did_you_mean(tool_value, TOOL_NAMES)
         raise ActionError(f"Unknown tool {tool_value!r}.{hint} Tools: {', '.join(TOOL_NAMES)}.")
     known = {a.name for a in tool.args}
     if strict:

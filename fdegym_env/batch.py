@@ -175,13 +175,12 @@ def plan_runs(spec: BatchSpec) -> list[RunSpec]:
 
 def _check_agents(agents: list[str]) -> None:
     from fdegym_env.agents import AGENTS
-    import difflib
+    from fdegym_env.errors import did_you_mean
     known = list(AGENTS) + ["llm"]
     for a in agents:
         if a in known or a.startswith("solution:"):
             continue
-        near = difflib.get_close_matches(a, known, n=1)
-        hint = f" Did you mean {near[0]!r}?" if near else ""
+        hint = did_you_mean(a, known)
         raise ValueError(f"unknown agent {a!r}.{hint} Expected one of {', '.join(known)} or solution:<name>.")
 
 

@@ -4,7 +4,8 @@
     fdegym run TASK --agent reference [--level L3] [--variant base] [--seed 0] [--json]
     fdegym validate TASK [--variant V | --all-variants] [--samples N] [--json]
 
-Subcommands live in small functions below; other modules add theirs through ``COMMANDS``.
+Every subcommand is a (setup, run) pair of plain functions; :func:`commands` is the one explicit
+list of them (the command modules import nothing from this one).
 """
 
 from __future__ import annotations
@@ -13,24 +14,26 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import dataclass
 from typing import Callable
 
-COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {}
 
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: ``setup`` adds its arguments, ``run`` executes it and returns the exit code."""
 
-def command(name: str, setup: Callable[[argparse.ArgumentParser], None]):
-    def deco(fn):
-        COMMANDS[name] = (setup, fn)
-        return fn
-    return deco
+    name: str
+    help: str
+    setup: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
 
 
 def _list_setup(p):
     p.add_argument("--json", action="store_true")
 
 
-@command("list", _list_setup)
 def cmd_list(a) -> int:
+    """List the registered tasks: Gymnasium id, sector, title and variants."""
     from fdegym_env.registry import list_tasks, load_task
     rows = []
     for tid in list_tasks():
@@ -63,8 +66,8 @@ def _run_setup(p):
     p.add_argument("--json", action="store_true", help="print one JSON object with the result")
 
 
-@command("run", _run_setup)
 def cmd_run(a) -> int:
+    """Play one episode of a task with an agent and print the graded result."""
     import gymnasium as gym
     import fdegym_env  # noqa: F401  (registers ids)
     from fdegym_env.agents import make_agent, run_episode
@@ -114,8 +117,8 @@ def _validate_setup(p):
     p.add_argument("--json", action="store_true")
 
 
-@command("validate", _validate_setup)
 def cmd_validate(a) -> int:
+    """Check a task's admission anchors (do-nothing, literal, reference, shortcuts, bypasses)."""
     from fdegym_env.registry import load_task
     from fdegym_env.validate import format_report, validate_task
     task = load_task(a.task)
@@ -129,25 +132,41 @@ def cmd_validate(a) -> int:
     return 0 if report.passed else 1
 
 
+def _cmd(name: str, setup: Callable[[argparse.ArgumentParser], None], run: Callable[[argparse.Namespace], int]) -> Command:
+    doc = (run.__doc__ or "").strip()
+    if not doc:
+        raise RuntimeError(f"fdegym {name}: the command function {run.__name__} needs a docstring (its --help line)")
+    return Command(name, doc.splitlines()[0], setup, run)
+
+
+def commands() -> list[Command]:
+    """Every ``fdegym`` subcommand, in the order ``fdegym --help`` lists them."""
+    from fdegym_env import cli_batch, cli_record, cli_sandbox, cli_serve
+    from fdegym_env.compat import cli as cases_cli
+    return [
+        _cmd("list", _list_setup, cmd_list),
+        _cmd("run", _run_setup, cmd_run),
+        _cmd("validate", _validate_setup, cmd_validate),
+        _cmd("bench", cli_batch._bench_setup, cli_batch.cmd_bench),
+        _cmd("report", cli_batch._report_setup, cli_batch.cmd_report),
+        _cmd("play", cli_batch._play_setup, cli_batch.cmd_play),
+        _cmd("replay", cli_record._replay_setup, cli_record.cmd_replay),
+        _cmd("show", cli_record._show_setup, cli_record.cmd_show),
+        _cmd("doctor", cli_sandbox._doctor_setup, cli_sandbox.cmd_doctor),
+        _cmd("sandbox", cli_sandbox._sandbox_setup, cli_sandbox.cmd_sandbox),
+        _cmd("cases", cases_cli._setup, cases_cli.cmd_cases),
+        _cmd("serve", cli_serve._setup, cli_serve.cmd_serve),
+    ]
+
+
 def build_parser() -> argparse.ArgumentParser:
-    _load_plugins()
     parser = argparse.ArgumentParser(prog="fdegym", description="FDE-Gym delivery tasks as Gymnasium environments.")
-    sub = parser.add_subparsers(dest="cmd", required=True)
-    for name, (setup, fn) in COMMANDS.items():
-        p = sub.add_parser(name, help=(fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else None)
-        setup(p)
-        p.set_defaults(func=fn)
+    sub = parser.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+    for c in commands():
+        p = sub.add_parser(c.name, help=c.help, description=c.help)
+        c.setup(p)
+        p.set_defaults(func=c.run)
     return parser
-
-
-PLUGIN_MODULES = ("fdegym_env.cli_record", "fdegym_env.cli_sandbox", "fdegym_env.cli_batch", "fdegym_env.compat.cli",
-                  "fdegym_env.cli_serve")  # modules that add subcommands with @command when imported
-
-
-def _load_plugins() -> None:
-    import importlib
-    for m in PLUGIN_MODULES:
-        importlib.import_module(m)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,6 +179,5 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
-if __name__ == "__main__":  # `python -m fdegym_env.cli`: use the imported module, where plugins register
-    from fdegym_env.cli import main as _main
-    sys.exit(_main())
+if __name__ == "__main__":
+    sys.exit(main())

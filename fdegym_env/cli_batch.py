@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import sys
 
-from fdegym_env.cli import command
 
 
 def _csv(text: str) -> list[str]:
@@ -45,7 +44,6 @@ def _bench_setup(p):
     p.add_argument("--progress", action="store_true", help="force the progress bar even when not a terminal")
 
 
-@command("bench", _bench_setup)
 def cmd_bench(a) -> int:
     """Run agents × tasks × levels × variants × repeats into a results folder (resumable)."""
     from fdegym_env.batch import BatchSpec, RayBackend, load_results, plan_runs, run_batch
@@ -100,7 +98,6 @@ def _report_setup(p):
     p.add_argument("--ci", type=float, default=0.95, help="confidence level of the bootstrap CI")
 
 
-@command("report", _report_setup)
 def cmd_report(a) -> int:
     """Table 3 (per agent × level), per-scenario scores and plots from a bench folder."""
     from fdegym_env.report import build_report, format_report, plot_report, report_json
@@ -129,7 +126,6 @@ def _play_setup(p):
     p.add_argument("--json", action="store_true", help="print the result as JSON at the end")
 
 
-@command("play", _play_setup)
 def cmd_play(a) -> int:
     """Work a task yourself in the terminal, with the agent's tools and grading."""
     from fdegym_env.play import play

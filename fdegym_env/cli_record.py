@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 
-from fdegym_env.cli import command
 
 
 def _replay_setup(p):
@@ -20,7 +19,6 @@ def _replay_setup(p):
     p.add_argument("--json", action="store_true")
 
 
-@command("replay", _replay_setup)
 def cmd_replay(a) -> int:
     """Re-execute a recording and check that it reproduces the same rewards and score."""
     from fdegym_env.wrappers.recorder import load_recording, replay
@@ -43,7 +41,6 @@ def _show_setup(p):
     p.add_argument("--max-chars", type=int, default=1500, help="clip each observation to this many characters")
 
 
-@command("show", _show_setup)
 def cmd_show(a) -> int:
     """Print a recording as a readable transcript."""
     from fdegym_env.wrappers.recorder import render_recording

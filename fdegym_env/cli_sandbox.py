@@ -19,7 +19,6 @@ import os
 import platform
 import sys
 
-from fdegym_env.cli import command
 
 
 def _doctor_setup(p):
@@ -67,7 +66,6 @@ def doctor_report(backends: list[str] | None = None) -> dict:
     return report
 
 
-@command("doctor", _doctor_setup)
 def cmd_doctor(a) -> int:
     """Check the sandbox backends: availability, versions, every guarantee probed, fixes."""
     report = doctor_report(a.backend)
@@ -93,7 +91,6 @@ def _sandbox_setup(p):
     p.add_argument("--force", action="store_true", help="rebuild even if the tagged image exists")
 
 
-@command("sandbox", _sandbox_setup)
 def cmd_sandbox(a) -> int:
     """Sandbox maintenance: `fdegym sandbox build-image` builds the Docker image from Debian packages."""
     from fdegym_env.sandbox.docker_backend import build_image

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import sys
 
-from fdegym_env.cli import command
-
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
@@ -20,7 +18,6 @@ def _setup(p) -> None:
     p.add_argument("--cases", action="append", default=[], help="a folder of harness cases to list (repeatable)")
 
 
-@command("serve", _setup)
 def cmd_serve(a) -> int:
     """Serve the workbench: catalog, work a task, watch a run, leaderboard."""
     try:

@@ -30,6 +30,7 @@ Version history
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import time
@@ -39,6 +40,7 @@ from typing import Any, SupportsFloat
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.envs.registration import EnvSpec
 
 from fdegym_env import workspace as wsmod
 from fdegym_env.actions import Action, ActionError, make_action_space, parse_action
@@ -52,6 +54,7 @@ MAX_OBS_CHARS = 200_000
 RUN_TIMEOUT_DEFAULT = 30.0
 RUN_TIMEOUT_MAX = 120.0
 RUN_OUTPUT_CAP = 16_000
+FILE_TOOLS = ("list_files", "read_file", "write_file", "edit_file")
 
 ENGAGEMENT_RULES = """
 ---
@@ -118,6 +121,18 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self._done = True
 
     @property
+    def spec(self) -> EnvSpec | None:
+        """The registration spec (set by ``gym.make``); ``nondeterministic`` is True while a
+        nondeterministic router is on."""
+        return self.__dict__.get("_spec")
+
+    @spec.setter
+    def spec(self, value: EnvSpec | None) -> None:
+        if value is not None and not self.deterministic and not value.nondeterministic:
+            value = dataclasses.replace(value, nondeterministic=True)
+        self.__dict__["_spec"] = value
+
+    @property
     def deterministic(self) -> bool:
         """False while a nondeterministic stakeholder router (``llm``) is on: seeded runs replay
         exactly only when this is True."""
@@ -167,11 +182,10 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self.episode_seed = seed
         self.episode_level = level
         self.variant = self._pick_variant(variant_name, rng)
-        rules = getattr(self.task, "engagement_rules", None)  # harness cases bring their own rules
-        brief = self.task.brief(level, self.variant).rstrip() + "\n" + (rules(self.variant) if rules else ENGAGEMENT_RULES)
+        brief = self.task.brief(level, self.variant).rstrip() + "\n" + (self.task.engagement_rules(self.variant) or ENGAGEMENT_RULES)
         self.workspace = wsmod.new_workspace(self.task, self.variant, brief)
         # harness cases: people server for bin/ask, dev services, gateway (fdegym_env.compat.episode)
-        self._episode_hook = self.task.start_episode(self) if hasattr(self.task, "start_episode") else None
+        self._episode_hook = self.task.start_episode(self)
         self.sandbox = None  # started on the first `run`: most steps never need it
         self.people = self._make_people(self.variant)
         self.turn = 0
@@ -201,10 +215,14 @@ class FDEGymEnv(gym.Env[dict, dict]):
         except ActionError as e:
             act, error = None, str(e)
         if act is not None:
-            try:
+            try:  # agent mistakes become observations; a bug in fdegym or a task's code raises
                 text, cost, contact_info, end_reason = self._execute(act)
-            except (ActionError, wsmod.PathError, ValueError, OSError) as e:
+            except (ActionError, wsmod.PathError) as e:
                 error, cost, contact_info, end_reason = str(e), 0.0, None, None
+            except OSError as e:  # the agent's own workspace state (a file where a folder should be, ...)
+                if act.tool not in FILE_TOOLS:
+                    raise
+                error, cost, contact_info, end_reason = f"{act.tool} failed: {e.strerror or e}", 0.0, None, None
         if error is not None:
             text = f"Error: {error}"
         if end_reason is None:

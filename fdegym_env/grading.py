@@ -163,7 +163,7 @@ def workspace_digest(workspace: Path) -> str:
 def _cache_on(task: Task) -> bool:
     """Tasks whose grading may not be a pure function of the workspace (harness cases with
     services or an LLM gateway) set ``deterministic_grading = False``."""
-    return os.environ.get("FDEGYM_GRADE_CACHE", "1") != "0" and getattr(task, "deterministic_grading", True)
+    return os.environ.get("FDEGYM_GRADE_CACHE", "1") != "0" and task.deterministic_grading
 
 
 def held_out_traffic(task: Task, variant: Variant) -> Any:
@@ -237,8 +237,9 @@ def apply_solution(task: Task, name: str, workspace: Path, params: dict[str, Any
 def anchors(task: Task, variant: Variant, sandbox: str = "auto") -> dict[str, float]:
     """``kpi_baseline`` (the world as found) and ``kpi_reference`` (the reference solution), measured
     with the same grader and cached per task content and variant."""
-    if hasattr(task, "anchors"):  # harness cases: their grader reports the anchors (fdegym_env.compat)
-        return task.anchors(variant, sandbox)
+    own = task.own_anchors(variant, sandbox)  # harness cases: their grader reports the anchors
+    if own is not None:
+        return own
     path = cache_dir() / "anchors" / f"{task.id}-{task.content_hash}-{variant.key}.json"
     if path.exists():
         return json.loads(path.read_text())

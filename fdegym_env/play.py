@@ -127,9 +127,8 @@ class PlayShell(cmd.Cmd):
 
     def default(self, line: str) -> bool:
         word = line.split()[0] if line.split() else line
-        import difflib
-        near = difflib.get_close_matches(word, self._commands(), n=1)
-        hint = f" Did you mean `{near[0]}`?" if near else ""
+        from fdegym_env.errors import did_you_mean
+        hint = did_you_mean(word, self._commands(), quote="`")
         self.say(f"Unknown command {word!r}.{hint} Type `help` for the list.")
         return False
 

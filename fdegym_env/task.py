@@ -11,7 +11,6 @@ Example:
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import importlib.util
 import json
@@ -24,9 +23,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
+
+from fdegym_env.errors import TaskFormatError, did_you_mean
 
 LEVELS = ("L0", "L1", "L2", "L3")
 SAMPLE_PREFIX = "sample:"
@@ -35,10 +36,6 @@ SAMPLE_CACHE = 256   # drawn variants kept per task: a sampler may simulate traf
                      # ``sample:N`` is asked for again on every reset
 _PLACEHOLDER = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
 _MODULE_LOCK = threading.RLock()
-
-
-class TaskFormatError(ValueError):
-    """A task folder that does not follow docs/task_format.md; the message names file and field."""
 
 
 @dataclass(frozen=True)
@@ -204,8 +201,7 @@ class Task:
                 cache.popitem(last=False)
             return cache[name]
         if name not in self.variants:
-            near = difflib.get_close_matches(name, list(self.variants), n=1)
-            hint = f" Did you mean {near[0]!r}?" if near else ""
+            hint = did_you_mean(name, list(self.variants))
             raise ValueError(f"task {self.id!r} has no variant {name!r}.{hint} "
                              f"Variants: {', '.join(self.variants)}" + (", sample:<N>" if self.has_sampler else ""))
         return self.variants[name]
@@ -286,3 +282,32 @@ class Task:
 
     def has_module(self, name: str) -> bool:
         return (self.path / f"{name}.py").is_file()
+
+    # --- extension points with neutral defaults -----------------------------------------------------
+    # A task kind that is not a task folder (the reference harness's cases, fdegym_env.compat.case)
+    # overrides these; the env, grading, validate and the workspace call them on every task.
+
+    #: False when grading may not be a pure function of the workspace (then it is not cached).
+    deterministic_grading: ClassVar[bool] = True
+
+    @property
+    def world_path(self) -> Path:
+        """The folder the workspace starts as a copy of."""
+        return self.path / "world"
+
+    def engagement_rules(self, variant: Variant) -> str | None:
+        """Working arrangements appended to the brief; None: the env's standard ones."""
+        return None
+
+    def start_episode(self, env: Any) -> Any | None:
+        """Per-episode machinery started after the workspace exists (an object with ``close()`` and
+        ``ports``), or None."""
+        return None
+
+    def own_anchors(self, variant: Variant, sandbox: str = "auto") -> dict[str, Any] | None:
+        """Anchors the task measures itself; None: grading measures them with the grader."""
+        return None
+
+    def own_admission(self, **kwargs: Any) -> Any | None:
+        """An admission report the task produces itself; None: fdegym's admission checks run."""
+        return None

@@ -163,9 +163,10 @@ def validate_task(task: Task, variants: list[str] | None = None, samples: int = 
     (default: the number of CPUs, at most 4)."""
     import os
     workers = workers if workers is not None else min(4, os.cpu_count() or 1)
-    if hasattr(task, "admission"):  # harness cases: the harness's own checks (fdegym_env.compat.admission)
-        return task.admission(variants=variants, samples=samples, sandbox=sandbox, generic=generic,
-                              progress=progress)
+    own = task.own_admission(variants=variants, samples=samples, sandbox=sandbox, generic=generic,
+                             progress=progress)  # harness cases: the harness's own checks
+    if own is not None:
+        return own
     names = variants or sorted(task.variants, key=lambda n: (n != "base", n))
     vs = [task.variant(n) for n in names]
     if samples:

@@ -29,7 +29,7 @@ def world_snapshot(task: Task, variant: Variant) -> Path:
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=dest.parent))
     try:
-        shutil.copytree(getattr(task, "world_path", task.path / "world"), tmp / "w", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        shutil.copytree(task.world_path, tmp / "w", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         build = tmp / "w"
         for tmpl in list(build.rglob("*.tmpl")):
             text = render(tmpl.read_text(encoding="utf-8"), variant.params, str(tmpl))

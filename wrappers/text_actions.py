@@ -145,9 +145,8 @@ def _call_syntax(src: str) -> dict[str, Any] | None:
     name = node.func.id
     tool = TOOLS_BY_NAME.get(name)
     if tool is None:
-        import difflib
-        near = difflib.get_close_matches(name, TOOL_NAMES, n=1)
-        hint = f" Did you mean {near[0]!r}?" if near else ""
+        from fdegym_env.errors import did_you_mean
+        hint = did_you_mean(name, TOOL_NAMES)
         raise TextActionError(f"Unknown tool {name!r}.{hint} Tools: {', '.join(TOOL_NAMES)}.")
     slots = [a.name for a in tool.args]
     action: dict[str, Any] = {"tool": name}

@@ -15,7 +15,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from fdegym_env import registry
 from fdegym_env.compat.case import NAMESPACE, Case, is_case_dir, load_case
+
+# a harness case folder given by path to load_task / gym_id / `fdegym run` (docs/official_cases.md)
+registry.register_loader("harness_case", is_case_dir, load_case)
 
 _CASES: dict[str, Case] = {}
 
@@ -29,8 +33,6 @@ def register_cases(path: str | os.PathLike, namespace: str = NAMESPACE) -> list[
         >>> ids                                            # doctest: +SKIP
         ['FDEGymCases/fixture_case-v0']
     """
-    import gymnasium as gym
-    from fdegym_env import registry
     root = Path(path).expanduser()
     if not root.is_dir():
         raise ValueError(f"register_cases: expected a folder of harness cases (or one case folder), got {str(root)!r}")
@@ -38,12 +40,8 @@ def register_cases(path: str | os.PathLike, namespace: str = NAMESPACE) -> list[
     ids = []
     for folder in folders:
         case = load_case(folder, namespace)
-        if case.gym_id not in gym.registry:
-            gym.register(id=case.gym_id, entry_point="fdegym_env.env:FDEGymEnv", kwargs={"task": str(case.path)},
-                         max_episode_steps=int(case.limits["max_turns"]) + 1)
         _CASES[case.gym_id] = case
-        for key in (case.gym_id, case.gym_id.rsplit("-v", 1)[0], str(case.path)):
-            registry._TASKS[key] = case
+        registry.add_task(case, case.gym_id, case.gym_id.rsplit("-v", 1)[0], str(case.path))
         ids.append(case.gym_id)
     return ids
 

@@ -22,14 +22,18 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fdegym_env.compat.case import Case, variant_env
+from fdegym_env.compat.envvars import variant_env
+from fdegym_env.compat.episode import CURRENT, CaseEpisode
 from fdegym_env.compat.delivered import DeliveredPython, swapped_executable
 from fdegym_env.compat.scoring import harness_scores, score_discovery
 from fdegym_env.compat.servers import Gateway, Services, wire_llm, wire_services
 from fdegym_env.paths import cache_dir, episodes_dir
 from fdegym_env.task import Variant
+
+if TYPE_CHECKING:  # annotations only: case.py imports this module
+    from fdegym_env.compat.case import Case
 
 _LOCAL = threading.local()
 
@@ -37,10 +41,9 @@ _LOCAL = threading.local()
 def current_episode(case: Case) -> Any:
     """The :class:`~fdegym_env.compat.episode.CaseEpisode` this call belongs to, if any: set by the
     people server's thread, else found as the env whose method is on the call stack."""
-    ep = getattr(_LOCAL, "episode", None)
+    ep = getattr(CURRENT, "episode", None)
     if ep is not None and ep.case is case:
         return ep
-    from fdegym_env.compat.episode import CaseEpisode
     f = inspect.currentframe()
     while f is not None:
         hook = getattr(f.f_locals.get("self"), "_episode_hook", None)

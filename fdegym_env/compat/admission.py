@@ -18,14 +18,16 @@ from __future__ import annotations
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fdegym_env.compat.adapters import harness_grade
-from fdegym_env.compat.case import Case
 from fdegym_env.paths import episodes_dir
 from fdegym_env.sandbox import resolve_backend
 from fdegym_env.task import TaskFormatError
 from fdegym_env.validate import Report, Row
+
+if TYPE_CHECKING:  # annotations only: case.py imports this module
+    from fdegym_env.compat.case import Case
 
 SHORTCUT_MAX = 0.8
 BYPASS_MAX = 0.05

@@ -24,7 +24,7 @@ Example:
 from __future__ import annotations
 
 import contextlib
-import difflib
+from fdegym_env.errors import did_you_mean
 import hashlib
 import importlib.util
 import json
@@ -40,13 +40,13 @@ from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any, Iterator
 
+from fdegym_env.compat.envvars import variant_env  # noqa: F401  (re-exported)
 from fdegym_env.compat.rules import rules_text
 from fdegym_env.task import LEVELS, Task, TaskFormatError, Variant
 
 NAMESPACE = "FDEGymCases"
 HOST_PYTHON = sys.executable
 _PLACEHOLDER = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
-_ENV_LOCK = threading.RLock()
 _IMPORT_LOCK = threading.RLock()
 SOLUTION_DIRS = ("solutions", "alternates", "bypasses", "probes")
 
@@ -82,23 +82,6 @@ def _read_json(path: Path, default: Any = None) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as e:
         raise TaskFormatError(f"{path}: not valid JSON: {e}") from None
-
-
-@contextlib.contextmanager
-def variant_env(variant: Variant) -> Iterator[None]:
-    """``FDEGYM_VARIANT`` and ``FDEGYM_VARIANT_PARAMS`` in ``os.environ`` while case code runs."""
-    with _ENV_LOCK:
-        saved = {k: os.environ.get(k) for k in ("FDEGYM_VARIANT", "FDEGYM_VARIANT_PARAMS")}
-        os.environ["FDEGYM_VARIANT"] = variant.name
-        os.environ["FDEGYM_VARIANT_PARAMS"] = json.dumps(variant.params, ensure_ascii=False)
-        try:
-            yield
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
 
 
 _PERSON_KEYS = {"id", "name", "role", "blurb", "fallback", "patience", "out_of_patience", "cost", "soft_limit",
@@ -285,8 +268,7 @@ class Case(Task):
         """Run a solution script the harness's way: ``python3 <script> <ws>`` with the variant in the env."""
         script = self.solution_scripts.get(name)
         if script is None:
-            near = difflib.get_close_matches(name, list(self.solution_scripts), n=1)
-            raise ValueError(f"case {self.id!r} has no solution {name!r}" + (f"; did you mean {near[0]!r}?" if near else "")
+            raise ValueError(f"case {self.id!r} has no solution {name!r}." + did_you_mean(name, list(self.solution_scripts))
                              + f" (has: {', '.join(self.solution_names())})")
         v = self.variant_for(params)
         env = dict(os.environ, FDEGYM_VARIANT=v.name, FDEGYM_VARIANT_PARAMS=json.dumps(v.params, ensure_ascii=False))
@@ -355,11 +337,11 @@ class Case(Task):
         from fdegym_env.compat.episode import CaseEpisode
         return CaseEpisode(self, env)
 
-    def anchors(self, variant: Variant, sandbox: str = "auto") -> dict[str, Any]:
+    def own_anchors(self, variant: Variant, sandbox: str = "auto") -> dict[str, Any]:
         from fdegym_env.compat.adapters import anchors
         return anchors(self, variant, sandbox)
 
-    def admission(self, **kwargs: Any) -> Any:
+    def own_admission(self, **kwargs: Any) -> Any:
         from fdegym_env.compat.admission import admission
         return admission(self, **kwargs)
 

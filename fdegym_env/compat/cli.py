@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 
-from fdegym_env.cli import command
 
 
 def _setup(p) -> None:
@@ -17,7 +16,6 @@ def _setup(p) -> None:
     p.add_argument("--json", action="store_true")
 
 
-@command("cases", _setup)
 def cmd_cases(a) -> int:
     """List harness-format cases (FDEGYM_CASES, --path) and their Gymnasium ids."""
     from fdegym_env.compat import _CASES, register_cases, register_from_env

@@ -19,11 +19,17 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fdegym_env.compat.case import Case, variant_env
+from fdegym_env.compat.envvars import variant_env
 from fdegym_env.compat.clients import ask_client, pilot_client
 from fdegym_env.compat.servers import Gateway, PeopleServer, Services, wire_llm, wire_services
+
+if TYPE_CHECKING:  # annotations only: case.py imports this module
+    from fdegym_env.compat.case import Case
+
+
+CURRENT = threading.local()  # the episode whose pilot call runs on this thread (people server)
 
 
 class CaseEpisode:
@@ -109,13 +115,12 @@ class CaseEpisode:
     def pilot(self) -> dict[str, Any]:
         if not (self.case.path / "pilot.py").is_file():
             return {"error": "no trial environment for this engagement"}
-        from fdegym_env.compat import adapters
         with self.lock:
-            adapters._LOCAL.episode = self
+            CURRENT.episode = self
             try:
                 day, feedback, _ = self.people.trial(self.env._run_trial_day)
             finally:
-                adapters._LOCAL.episode = None
+                CURRENT.episode = None
         return {"day": day, "feedback": feedback}
 
     def pilot_module(self):

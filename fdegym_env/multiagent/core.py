@@ -17,7 +17,7 @@ Example:
 
 from __future__ import annotations
 
-import difflib
+from fdegym_env.errors import did_you_mean
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -132,8 +132,7 @@ def resolve_external(external: str | Iterable[str] | None, people: list[str]) ->
     wanted = list(external)
     for pid in wanted:
         if not isinstance(pid, str) or pid not in people:
-            near = difflib.get_close_matches(str(pid), people, n=1)
-            hint = f" Did you mean {near[0]!r}?" if near else ""
+            hint = did_you_mean(str(pid), people)
             raise ValueError(f"external: unknown stakeholder {pid!r}.{hint} Expected ids from people.yaml: "
                              f"{', '.join(people)} (or external='all').")
         if pid == ENGINEER:

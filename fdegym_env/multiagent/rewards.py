@@ -26,7 +26,7 @@ Example:
 
 from __future__ import annotations
 
-import difflib
+from fdegym_env.errors import did_you_mean
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -101,7 +101,6 @@ def resolve_reward(spec: str | RewardFn) -> RewardFn:
         return spec
     if isinstance(spec, str) and spec in REWARDS:
         return REWARDS[spec]
-    near = difflib.get_close_matches(str(spec), list(REWARDS), n=1)
-    hint = f" Did you mean {near[0]!r}?" if near else ""
+    hint = did_you_mean(str(spec), list(REWARDS))
     raise ValueError(f"stakeholder_reward must be one of {', '.join(REWARDS)} or a callable(ReplyEvent) -> float, "
                      f"got {spec!r}.{hint}")

@@ -7,11 +7,11 @@ customer's calendar moves — is decided here, in the env process, out of the sa
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from fdegym_env.errors import did_you_mean
 from fdegym_env.clock import Clock, parse_time
 from fdegym_env.people.routers import MAX_TOPICS_PER_MESSAGE, Router
 
@@ -143,8 +143,7 @@ class People:
         return out
 
     def unknown_person_message(self, to: str) -> str:
-        near = difflib.get_close_matches(str(to), list(self.people), n=1)
-        hint = f" Did you mean {near[0]!r}?" if near else ""
+        hint = did_you_mean(str(to), list(self.people))
         return f"Unknown person {to!r}.{hint} Use the `directory` tool to see who can be contacted."
 
     # --- messages --------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from fdegym_env.people.routers import MAX_TOPICS_PER_MESSAGE, Person, RegexRouter, Topic, _regex_any
+from fdegym_env.people.routers import MAX_TOPICS_PER_MESSAGE, Person, RegexRouter, Topic, _regex_any, register_router
 
 ROUTE_PROMPT = """\
 You decide which scripted topics a message to a colleague at work is asking about. You never answer it.
@@ -282,3 +282,6 @@ class LLMRouter:
             elif t.get("requires"):
                 gates[i] = _regex_any(t["requires"], message)
         return [by_id[i] for i in ids], gates
+
+
+register_router("llm", lambda people, **kwargs: LLMRouter(**kwargs))

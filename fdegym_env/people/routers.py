@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 MAX_TOPICS_PER_MESSAGE = 4
 
@@ -277,15 +277,22 @@ class LexicalRouter:
         return chosen, gates
 
 
+RouterFactory = Callable[..., Router]  # (people, **kwargs) -> Router
+ROUTER_KINDS: dict[str, RouterFactory] = {
+    "regex": lambda people, **kwargs: RegexRouter(),
+    "lexical": lambda people, **kwargs: LexicalRouter(people, **kwargs),
+}  # "llm" is added by fdegym_env.people.llm_router (imported by fdegym_env.people)
+
+
+def register_router(kind: str, factory: RouterFactory) -> None:
+    """Make ``make_router(kind, people, **kwargs)`` call ``factory(people, **kwargs)``."""
+    ROUTER_KINDS[kind] = factory
+
+
 def make_router(kind: str | Router, people: list[Person], **kwargs: Any) -> Router:
     """Build a router by name (``regex``, ``lexical``, ``llm``) or pass one through."""
     if not isinstance(kind, str):
         return kind
-    if kind == "regex":
-        return RegexRouter()
-    if kind == "lexical":
-        return LexicalRouter(people, **kwargs)
-    if kind == "llm":
-        from fdegym_env.people.llm_router import LLMRouter
-        return LLMRouter(**kwargs)
-    raise ValueError(f"router must be 'regex', 'lexical' or 'llm', got {kind!r}")
+    if kind not in ROUTER_KINDS:
+        raise ValueError(f"router must be one of {', '.join(repr(k) for k in ROUTER_KINDS)}, got {kind!r}")
+    return ROUTER_KINDS[kind](people, **kwargs)

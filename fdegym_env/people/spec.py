@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from fdegym_env.errors import TaskFormatError
+
 PERSON_FIELDS = {"id", "name", "role", "blurb", "fallback", "patience", "out_of_patience", "cost", "soft_limit",
                  "over_factor", "off_limits", "off_limits_reply", "gone_after_hours", "gone_at", "gone_after_asks",
                  "gone_label", "gone_reply", "overflow", "topics", "misconceptions", "persona", "dont_know"}
@@ -15,7 +17,6 @@ REPLY_FIELDS = {"refer_elsewhere", "recap_repeats"}
 
 
 def _err(where: str, msg: str) -> ValueError:
-    from fdegym_env.task import TaskFormatError
     return TaskFormatError(f"{where}: {msg}")
 
 

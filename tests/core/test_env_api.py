@@ -17,8 +17,11 @@ from tests.conftest import TINY, task_params
 
 @pytest.mark.parametrize("task", task_params())
 def test_check_env_passes(task):
-    env = FDEGymEnv(task=task)
-    check_env(env, skip_render_check=True)
+    # through gym.make, so the spec-dependent checks run too (every render mode made from the spec,
+    # close twice); check_env wants the unwrapped env, which carries the spec gym.make gave it
+    env = gym.make(gym_id(task))
+    assert env.unwrapped.spec is not None and env.unwrapped.spec.id == gym_id(task)
+    check_env(env.unwrapped)
     env.close()
 
 
@@ -154,4 +157,36 @@ def test_variant_and_level_via_options():
     assert "70" in obs["text"]  # the L0 brief states the rule, filled from the variant
     with pytest.raises(ValueError, match="Did you mean 'high'"):
         env.reset(seed=0, options={"variant": "hihg"})
+    env.close()
+
+
+def _tiny_copy(tmp_path, trial_src: str | None = None):
+    import shutil
+    from pathlib import Path
+    dest = tmp_path / "tiny_task"
+    shutil.copytree(Path(TINY), dest)
+    if trial_src is not None:
+        (dest / "trial.py").write_text(trial_src, encoding="utf-8")
+    return str(dest)
+
+
+def test_a_bug_in_a_tasks_trial_module_raises(tmp_path):
+    # programmer mistakes are exceptions: a task's trial.py failing must not reach the agent as "Error: ..."
+    task = _tiny_copy(tmp_path, "def run(deploy, params, day, traffic):\n    return int('not a number')\n")
+    env = FDEGymEnv(task=task, sandbox="none")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="invalid literal for int"):
+        env.step({"tool": "trial"})
+    env.close()
+
+
+def test_workspace_mistakes_are_still_observations(tmp_path):
+    env = FDEGymEnv(task=TINY)
+    env.reset(seed=0)
+    # a file where the agent needs a folder: the OS refuses, the agent is told
+    obs, r, term, trunc, info = env.step({"tool": "write_file", "path": "docs/notes.md/x.txt", "content": "x"})
+    assert not term and obs["valid"] == 0
+    assert info["last_action_error"].startswith("write_file failed: ")
+    obs, *_ , info = env.step({"tool": "read_file", "path": "no/such.txt"})
+    assert obs["valid"] == 0 and "No such file" in info["last_action_error"]
     env.close()

@@ -1,0 +1,36 @@
+"""Error types and the one "did you mean" helper. This module imports nothing from fdegym_env.
+
+Example:
+    >>> did_you_mean("max_turn", ["max_turns", "max_customer_days"])
+    " Did you mean 'max_turns'?"
+    >>> did_you_mean("zzz", ["max_turns"])
+    ''
+    >>> did_you_mean("prnt", ["print", "help"], quote="`")
+    ' Did you mean `print`?'
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Iterable
+
+
+class TaskFormatError(ValueError):
+    """A task folder that does not follow docs/task_format.md; the message names file and field."""
+
+
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The choice closest to ``word`` (difflib ratio >= 0.6), or None."""
+    near = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1)
+    return near[0] if near else None
+
+
+def did_you_mean(word: str, choices: Iterable[str], quote: str | None = None) -> str:
+    """``" Did you mean 'x'?"`` for the closest choice, or ``""`` when nothing is close.
+
+    ``quote`` wraps the suggestion (default: ``repr``)."""
+    near = closest(word, choices)
+    if near is None:
+        return ""
+    shown = repr(near) if quote is None else f"{quote}{near}{quote}"
+    return f" Did you mean {shown}?"

@@ -9,7 +9,10 @@ item was received. The grader then replays what the site and the desk would have
           published by the desk after a hold x0.6, after legal review x0.5; killed stories: 0.
   harm    killed story still live after the kill (5; more than 60 minutes is an incident),
           embargo broken (5, incident), legally unsafe story auto-published (3, incident),
-          a correction not applied while the old version is live (2), a live story wrongly
+          a correction not applied while the old version is live, or one that cms-bridge could not
+          apply because the story was not live yet (held, scheduled) so the old text went out later
+          (2; 4 for crime and court copy, where the error is a defendant's name, age or address),
+          a live story wrongly
           unpublished (2), an advisory/withdrawal notice published as a story (1).
   desk    held stories beyond the desk's daily capacity go stale unread: 2 each, and no value.
           Held kill notices are actioned within 15 minutes (kills jump the queue).
@@ -29,6 +32,7 @@ LAG = dt.timedelta(minutes=5)
 PRIORITY_W = {1: 3.0, 2: 2.0, 3: 1.5, 4: 1.0, 5: 0.5}
 CRIME_W = 1.5
 H_KILL, H_KILL_SHORT, H_EMBARGO, H_LEGAL, H_STALE, H_WRONG_UNPUB, H_ADVISORY = 5.0, 0.5, 5.0, 3.0, 2.0, 2.0, 1.0
+H_STALE_CRIME = 4.0    # an uncorrected court report: wrong name, age or address of a defendant
 OVERFLOW = 2.0
 DESK_MIN, LEGAL_MIN, KILL_DESK_MIN = 40, 180, 15
 INF = dt.datetime.max.replace(tzinfo=dt.timezone.utc)
@@ -127,6 +131,7 @@ def grade(deploy, params: dict, traffic) -> dict:
     desk_count: dict[str, int] = {}
     overflow = 0
     stale = 0
+    stale_crime = 0
     wrong_unpub = 0
     advisory_pub = 0
     examples = {"stale": [], "wrong_unpublish": []}
@@ -172,6 +177,9 @@ def grade(deploy, params: dict, traffic) -> dict:
                 continue
             if kind == "advisory":
                 continue
+            if kind == "version" and fam is not None and fam.desk_pending is not None and fam.start is None:
+                fam.corrections[-1][1] = True   # joins its story in the Held queue: no extra slot
+                continue
             day = t.astimezone(BST).date().isoformat()
             desk_count[day] = desk_count.get(day, 0) + 1
             if desk_count[day] > capacity:
@@ -188,7 +196,12 @@ def grade(deploy, params: dict, traffic) -> dict:
         elif act == "update":
             target = family_of(d.get("story"))
             if kind == "version" and target is fam:
-                fam.corrections[-1][1] = True
+                # cms-bridge applies an update to a live story only (docs/cms_contract.md): for a story
+                # still in the Held queue or waiting for its embargo it logs "not live" and does nothing,
+                # so the old text is what the desk (or the schedule) later puts out.
+                desk_done = fam.desk_pending is not None and fam.desk_pending <= t
+                if fam.live_at(t) or desk_done:
+                    fam.corrections[-1][1] = True
             elif target is not None and target is not fam and target.live_at(t):
                 wrong_unpub += 1    # unrelated copy written over a live story
         elif act == "unpublish":
@@ -268,10 +281,12 @@ def grade(deploy, params: dict, traffic) -> dict:
                 inc_legal.append(f"legal_autopublish: {slug} ({fam.root}) names a defendant in active "
                                  f"proceedings and went out without legal review")
         for ct, handled in fam.corrections:
-            if not handled and fam.live_at(ct):
+            # the old version is live when the correction arrives, or goes live later (desk, schedule)
+            if not handled and (fam.live_at(ct) or (fam.start is not None and fam.start > ct)):
                 stale += 1
+                stale_crime += bool(tr["crime"])
                 examples["stale"].append(slug)
-    harm["stale"] = H_STALE * stale
+    harm["stale"] = H_STALE * (stale - stale_crime) + H_STALE_CRIME * stale_crime
     harm["wrong_unpublish"] = H_WRONG_UNPUB * wrong_unpub
     harm["advisory"] = H_ADVISORY * advisory_pub
     weeks = max(1.0, len(traffic["days"]) / 7.0)

@@ -24,7 +24,8 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
         lines.append(f"- Harriet (legal): '{g['slug']}' ({g['guid']}) would have gone out without coming to me. "
                      f"I'd have wanted to see that one first.")
     if ex.get("stale"):
-        lines.append(f"- Ashok (day desk): two versions of '{ex['stale'][0]}' up at once again"
+        lines.append(f"- Ashok (day desk): readers emailed about '{ex['stale'][0]}' - the agency had sent a corrected "
+                     f"version but the old text is what was on the site"
                      + (f", and {len(ex['stale']) - 1} more like it." if len(ex["stale"]) > 1 else "."))
     if ex.get("wrong_unpublish"):
         lines.append(f"- Ashok (day desk): {len(ex['wrong_unpublish'])} stories vanished from the site and "

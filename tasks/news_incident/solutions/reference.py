@@ -78,6 +78,34 @@ def kill_target(db, item):
     return None
 
 
+KNA_RESEND = re.compile(r"^\W*(re-?send\b.*correct|correct(ed|ion)\b|new version\b)", re.I)
+KNA_RESEND_BODY = re.compile(r"\b(replaces (our |the )?(earlier|\d{1,2}[:.]\d{2})|corrected (version|copy)|use this version)",
+                             re.I)
+
+
+def new_version_of(db, item):
+    """The root of the story this item is a new version of, or None.
+
+    UKNS and Meridian: same slug, higher version. Kestrel's gateway makes every email version 1, and
+    Kestrel reuse slugs from day to day for different cases, so a Kestrel item is a new version only
+    when it says so (CORRECTED / re-send / 'replaces our earlier copy') and the slug was filed in the
+    last day.
+    """
+    if item["agency"] == "KNA":
+        if not (KNA_RESEND.search(item["headline"]) or KNA_RESEND_BODY.search(item["body"][:300])):
+            return None
+        root, when = store.root_and_time_for_slug(db, item["agency"], item["slug"])
+        now = timeutil.parse_agency_time(item["received"])
+        if root and when is not None and now is not None and dt.timedelta(0) <= now - when <= dt.timedelta(hours=24):
+            return root
+        return None
+    if item["version"] > 1:
+        root = store.root_for_slug(db, item["agency"], item["slug"])
+        if root and root != item["guid"]:
+            return root
+    return None
+
+
 def legal_hold(item):
     subj = set(item["subjects"])
     if "crime" not in subj or item["country"] != "GB":
@@ -106,11 +134,28 @@ def decide(db, item):
         store.record(db, item, "drop")
         return _decision(item, "drop", f"non-story msgtype={item['msgtype']} pubstatus={item['pubstatus']}")
 
-    root = store.root_for_slug(db, item["agency"], item["slug"])
-    if root and root != item["guid"] and item["version"] > 1:
-        store.record(db, item, "update", root=root)
+    root = new_version_of(db, item)
+    if root:
         if store.is_killed(db, root):
+            store.record(db, item, "drop", root=root)
             return _decision(item, "drop", "new version of a killed story", story=root)
+        state = store.action_of(db, root)
+        if state == "hold":
+            # cms-bridge only updates a live story; a held one must get the new text in the queue
+            store.record(db, item, "hold", root=root)
+            return _decision(item, "hold", "new version of a story in the Held queue (desk/legal see this text)",
+                             story=root)
+        if state == "drop":
+            store.record(db, item, "drop", root=root)
+            return _decision(item, "drop", "new version of a story we spiked", story=root)
+        if state == "schedule":
+            emb = embargo_utc(item)
+            received = timeutil.parse_agency_time(item["received"])
+            if emb is not None and (received is None or emb > received):
+                store.record(db, item, "schedule", root=root)
+                return _decision(item, "schedule", f"new version of embargoed story, still embargoed until "
+                                 f"{emb.isoformat()}", story=root, publish_at=emb.isoformat())
+        store.record(db, item, "update", root=root)
         return _decision(item, "update", f"version {item['version']} replaces the live story", story=root)
 
     if legal_hold(item):
@@ -200,6 +245,23 @@ def record(db, item, action, root=None):
 def root_for_slug(db, agency, slug):
     r = db.execute("SELECT root FROM items WHERE agency = ? AND lower(slug) = lower(?) AND slug != '' "
                    "ORDER BY received DESC, rowid DESC LIMIT 1", (agency, slug.strip())).fetchone()
+    return r[0] if r else None
+
+
+def root_and_time_for_slug(db, agency, slug):
+    """(root, when the story's first version was received) for the latest story under this slug."""
+    from .timeutil import parse_agency_time
+    r = db.execute("SELECT root FROM items WHERE agency = ? AND lower(slug) = lower(?) AND slug != '' "
+                   "ORDER BY received DESC, rowid DESC LIMIT 1", (agency, slug.strip())).fetchone()
+    if not r:
+        return None, None
+    first = db.execute("SELECT received FROM items WHERE guid = ?", (r[0],)).fetchone()
+    return r[0], parse_agency_time(first[0]) if first else None
+
+
+def action_of(db, guid):
+    """What we decided for this item (publish, schedule, hold, drop, ...), or None."""
+    r = db.execute("SELECT action FROM items WHERE guid = ?", (guid,)).fetchone()
     return r[0] if r else None
 
 

@@ -139,8 +139,15 @@ def tokens(text: str) -> list[str]:
     return [_norm(w) for w in _WORD.findall(text.lower().replace("'", "")) if w not in STOP and len(w) > 1]
 
 
+_NEGATIVE_LOOK = re.compile(r"\(\?<?!(?:[^()]|\([^()]*\))*\)")
+
+
 def _trigger_words(pattern: str) -> str:
-    """Literal words inside a regex (``\\bkill(ed)?`` -> ``kill ed``), for the lexical index."""
+    """Literal words inside a regex (``\\bkill(ed)?`` -> ``kill ed``), for the lexical index.
+
+    Words inside a negative lookaround name what the topic is *not* about, so they are dropped:
+    ``embargo(?! ukns)`` -> ``embargo``."""
+    pattern = _NEGATIVE_LOOK.sub(" ", pattern)
     return " ".join(re.findall(r"[A-Za-z0-9]{2,}", re.sub(r"\\[a-zA-Z]", " ", pattern)))
 
 

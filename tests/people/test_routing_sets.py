@@ -92,3 +92,13 @@ def test_lexical_gate_counts_evidence_given_earlier():
     r = LexicalRouter(people)
     assert r.route(people[0], "who owns the scanners?", [])[1] == {"owner": False}
     assert r.route(people[0], "who owns the scanners?", ["see INC123"])[1] == {"owner": True}
+
+
+def test_words_inside_negative_lookarounds_are_not_topic_vocabulary():
+    from fdegym_env.people.routers import _trigger_words
+    assert _trigger_words(r"embargo(?! ukns)") == "embargo"
+    assert _trigger_words(r"(?<!meridian )\bkill(ed)?") == "kill ed"
+    people = [{"id": "ann", "topics": [{"id": "mrd", "about": "meridian embargo times", "triggers": ["embargo(?!.*ukns)"]},
+                                       {"id": "ukns", "about": "ukns advisories and kills"}]}]
+    r = LexicalRouter(people)
+    assert [t["id"] for t in r.route(r.people["ann"], "ukns advisories?", [])[0]] == ["ukns"]

@@ -35,7 +35,8 @@ def sample(rng: random.Random) -> dict:
         params["kw_share"] = round(rng.uniform(0.85, 0.95), 2)
     # the subtle cases the held-out traffic always has: other names for the RT7, and (kiosks)
     # supervisors who still phone handheld faults in
-    params["alias_share"] = round(rng.uniform(0.35, 0.45) if name == "kiosk_form" else rng.uniform(0.2, 0.27), 2)
+    lo, hi = {"vendor_desk": (0.26, 0.33), "kiosk_form": (0.35, 0.45), "night_pick": (0.18, 0.25)}[name]
+    params["alias_share"] = round(rng.uniform(lo, hi), 2)
     params["phone_share"] = round(rng.uniform(0.25, 0.35), 2) if name == "kiosk_form" else 0.0
     if name == "night_pick":
         params["night_share"] = round(rng.uniform(0.75, 0.9), 2)

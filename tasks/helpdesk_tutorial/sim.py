@@ -172,7 +172,10 @@ class _Who:
             f"\n\nMany thanks,\n{self.first} {self.last} | {self.role} | Brackenridge Foods, {where}",
             f"\n\nta\n{self.first.lower()}",
             f"\n\nKind regards\n\n{self.first} {self.last}\n{self.role}",
-            "\n\nSent from my iPhone",
+            f"\n\n{self.first}\n\n" + rng.choice(["Sent from my iPhone", "Sent from Outlook for Android",
+                                                "Get Outlook for iOS", "Sent from my Galaxy"]),
+            f"\n\n{self.first[0]}{self.last[0]}",
+            f"\n\nThank you\n{self.first}",
             "",
         ])
 
@@ -203,18 +206,26 @@ HH_SHORT = ["profile missing", "stuck on enrolment", "cert error", "enrolment fa
 HH_SUBJ = ["{d} wont log in", "{d} not logging on", "{d} problem", "{d} issue - {site}", "URGENT {d} down",
            "{d} enrolment", "{d} {serial}", "{d} keeps logging out", "cert error on {d}", "{d} frozen",
            "{d} at {area}", "{n} x {d} down", "{d} not working", "{d} - profile", "Problem with {d}s on {area}"]
-HH_EXTRA_DAY = ["Tried a reboot.", "Team leader aware.", "Using a spare for now.", "Swapped for one out the cage meantime.",
-                "Picker doubled up with someone else for now.", "Second time this week.", "Battery is fine.",
-                "Can someone look asap please.", "It was fine yesterday.", "Same thing happened at {hm} last week."]
-HH_EXTRA_NIGHT = ["On nights, no spares in the cage.", "Nights - {n} pickers stood waiting.",
-                  "Cage is locked and no Depot IT till 6.", "Cant pick chilled without it.",
-                  "night shift, pick line stood down", "{n} of us on nights and this is the second one gone.",
-                  "Nobody on site to swap it.", "Nights. Please ring the shift phone."]
+HH_EXTRA_DAY = ["Tried a reboot.", "Rebooted it {k} times.", "Team leader aware.", "{tl} knows.",
+                "Using a spare for now.", "On a spare meantime.", "Swapped for one out the cage meantime.",
+                "Took one from the cage for now.", "Picker doubled up with someone else for now.",
+                "{first} is sharing with {first2} till it's sorted.", "Second time this week.", "Third one today.",
+                "Battery is fine.", "Tried another battery.", "Can someone look asap please.", "asap pls",
+                "It was fine yesterday.", "Worked first thing.", "Same thing happened at {hm} last week.",
+                "Same as the one {first2} had on {day}."]
+HH_EXTRA_NIGHT = ["On nights, no spares in the cage.", "No spares on nights.", "Nights - {n} pickers stood waiting.",
+                  "{n} pickers waiting on nights.", "Cage is locked and no Depot IT till 6.", "cage locked till 6",
+                  "Cant pick chilled without it.", "chilled pick stopped", "night shift, pick line stood down",
+                  "{n} of us on nights and this is the second one gone.", "Nobody on site to swap it.",
+                  "Nights. Please ring the shift phone.", "Ring {first} on the shift phone.",
+                  "Nights at {site} - nothing we can do till someone's in.", "Night shift, {n} down now."]
 VAGUE_SUBJ = ["cant log in", "device wont log on", "keeps logging me out", "password?", "no wifi on device", "frozen",
               "not working", "help", "login", "wont let me in", "broken", "profile", "error", "stuck", "sign in"]
-VAGUE_BODY = ["says profile missing", "enrolment failed 0x2F on my device", "kicks me out every few minutes",
-              "asking for a password i dont have", "cert error then no wifi", "stuck on sign in screen rebooted x2",
-              "", "white screen", "wont take my pin", "not compliant??", "same as yesterday", "doesnt work"]
+VAGUE_BODY = ["says profile missing", "enrolment failed {code} on my device", "enrolment failed {code}",
+              "kicks me out every few minutes", "keeps kicking me out", "asking for a password i dont have",
+              "wants a password??", "cert error then no wifi", "certificate error", "stuck on sign in screen rebooted x{r}",
+              "stuck on sign in", "", "", "white screen", "wont take my pin", "not compliant??", "same as yesterday",
+              "doesnt work", "error {code}", "logged out again", "profile gone again", "says contact administrator"]
 
 
 def _handheld_text(rng, who: _Who, channel: str, named: str, night: bool) -> tuple[str, str]:
@@ -222,9 +233,10 @@ def _handheld_text(rng, who: _Who, channel: str, named: str, night: bool) -> tup
     'other' (another name for the same device) or 'vague' (no device named at all)."""
     if named == "vague":
         subj = rng.choice(VAGUE_SUBJ)
-        body = rng.choice(VAGUE_BODY)
-        note = rng.choice(HH_EXTRA_NIGHT) if night and rng.random() < 0.7 else ""
-        return _typo(rng, subj, 0.4), " ".join(x for x in (body, note.format(n=rng.randrange(2, 7))) if x)
+        body = rng.choice(VAGUE_BODY).format(code=rng.choice(["0x2F", "0x2f", "0x2E", "0x1A", "2F"]), r=rng.randrange(2, 5))
+        note = rng.choice(HH_EXTRA_NIGHT[:10]) if night and rng.random() < 0.7 else ""
+        note = note.format(n=rng.randrange(2, 7))
+        return _typo(rng, subj, 0.4), " ".join(x for x in (body, note) if x)
     dev = rng.choice(DEVICE_NAMED if named == "kw" else DEVICE_OTHER)
     serial = f"KX7-{rng.randrange(10000, 99999)}"
     area = _area(rng)
@@ -241,12 +253,16 @@ def _handheld_text(rng, who: _Who, channel: str, named: str, night: bool) -> tup
         f"{dev} {sym}",
     ])
     extras = HH_EXTRA_NIGHT if night else HH_EXTRA_DAY
-    extra = " ".join(rng.sample(extras, rng.choice([0, 1, 1, 2]))).format(n=n, hm=_hm(rng))
+    extra = " ".join(rng.sample(extras, rng.choice([0, 1, 1, 2]))).format(
+        n=n, hm=_hm(rng), k=rng.choice(["two", "3", "a few", "2"]), tl=rng.choice(FIRST), first=who.first,
+        first2=rng.choice(FIRST), day=rng.choice(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]),
+        site=who.site)
     if channel == "phone":   # logged by an L1 analyst while the caller is on the line
         body = rng.choice([
             f"Caller ({who.first} {who.last}, {who.role}) reports {core}. {extra}",
             f"{who.first} rang from {SITES[who.site]}: {core}. {extra}",
-            f"User called - {core}. {extra} Advised will pass on.",
+            f"User called - {core}. {extra} " + rng.choice(["Advised will pass on.", "Told them we'd pass it on.",
+                                                              "Advised to use a spare.", "Logged for follow-up.", ""]),
             f"{_title(core)}. {extra} Call taken by {rng.choice(L1_NAMES)}.",
             f"ph call {who.site} - {core}. {extra}",
         ])
@@ -259,15 +275,14 @@ def _handheld_text(rng, who: _Who, channel: str, named: str, night: bool) -> tup
 
 
 # ---- everything else ---------------------------------------------------------------------------
-def _other_text(rng, kind: str, who: _Who) -> tuple[str, str]:
-    site_name = SITES[who.site]
+def _other_text(rng, kind: str, who: _Who, channel: str) -> tuple[str, str]:
     day = rng.choice(["Monday", "Tuesday", "yesterday", "this morning", "the weekend", "Friday", "last night"])
     app = rng.choice(["Outlook", "Teams", "Stockwise", "the VPN", "Sage", "the payroll portal", "SharePoint"])
     if kind == "password":
         subj, core = rng.choice([
             ("MFA - new phone", f"Got a new phone {day} and the authenticator isnt set up on it, so I cant log in to {app}"),
             ("Authenticator", f"new phone, authenticator app still on the old one, can't approve the sign in"),
-            ("cant sign in", f"Changed my mobile {day} - MFA prompts still go to the old handset. Can you reset it?"),
+            ("cant sign in", f"Changed my mobile {day} - MFA prompts still go to the old handset. {rng.choice(['Can you reset it?', 'Can it be reset?', 'can you reset please', 'How do I move it over?'])}"),
             ("MFA reset please", f"Lost my phone {day}, need the authenticator re-registered. Using my partner's to email this"),
             ("new mobile", f"i have a new mobile and {app} wants the code from the authenticator which isnt on it"),
             ("Locked out", f"Locked out of my account after changing the password {day}, need a reset pls"),
@@ -344,15 +359,43 @@ def _other_text(rng, kind: str, who: _Who) -> tuple[str, str]:
             ("blue screen", f"blue screen twice {day}, something about a driver"),
             ("Adobe", "can't open PDFs, Adobe says licence expired"),
         ])
-    extra = rng.choice(["", "", "", f" Need it for a {rng.choice(['2pm', '10am', '3:30'])} call.", " Thanks in advance.",
-                        f" Working from {rng.choice(list(SITES.values()))} today.", " Not urgent.", " Bit urgent please.",
-                        " Raised this before but no reply."])
-    body = rng.choice(["", "", "Hi, ", "Hi team\n\n", "Morning, ", "Hello,\n\n"]) + core + "." + extra + who.sign(rng)
+    older = f"INC00{rng.randrange(40100, 41790)}"
+    extra = rng.choice(["", "", "", "", "", "",
+                        f" Need it for a {rng.choice(['2pm', '10am', '3:30', '9 oclock', '4pm', '11:30'])} "
+                        f"{rng.choice(['call', 'meeting', 'Teams call', 'review', 'supplier call'])}.",
+                        f" {rng.choice(['Thanks in advance', 'Thanks for your help', 'Appreciate it', 'Cheers in advance', 'Thanks v much', 'Many thanks for looking'])}{rng.choice(['.', '!', ''])}",
+                        f" I'm at {rng.choice(list(SITES.values()))} {rng.choice(['today', 'till Thursday', 'all week', 'this afternoon'])}.",
+                        rng.choice([" Not urgent.", " not urgent tbh", " Bit urgent please.", " Quite urgent!", " URGENT"]),
+                        f" Raised this {rng.choice(['before', 'last week', 'on ' + day, 'twice'])} ({older}) but "
+                        f"{rng.choice(['no reply', 'nobody came back to me', 'it got closed', 'still waiting'])}.",
+                        f" My number is 07{rng.randrange(100, 999)} {rng.randrange(100000, 999999)} if easier.",
+                        f" ext {rng.randrange(4100, 4999)}"])
+    opener = rng.choice(["", "", "", "Hi, ", "Hi team\n\n", "Morning, ", "Hello,\n\n", "Hi - ", "hiya ", "Quick one - ",
+                         "Sorry to bother you but ", "Not sure who to ask but ", "Afternoon, ", "Hi IT\n\n", "Dear IT, "])
+    if opener and not opener.endswith("\n"):
+        core = core[:1].lower() + core[1:]
+    body = opener + core + ("" if core[-1] in ".?!" else ".") + extra
+    if channel == "email":
+        body += who.sign(rng)
     body = body.strip()
     if kind != "mfp" and rng.random() < 0.5:     # (copier tickets keep the word that says copier)
         body = _typo(rng, body, 0.15)
+    if rng.random() < 0.3:
+        subj = rng.choice(GENERIC_SUBJ[kind])
     return _typo(rng, subj), body
 
+
+GENERIC_SUBJ = {
+    "password": ["login", "cant get in", "help - locked out", "account", "sign in issue", "Password reset", "access",
+                 "MFA", "authenticator", "can't access email"],
+    "email": ["Outlook", "email", "Teams issue", "mailbox", "email problem", "O365"],
+    "labels": ["printer", "labels", "Zebra", "despatch printer", "label issue"],
+    "wms": ["Stockwise", "WMS", "stockwise problem", "pick lists", "urgent - stockwise"],
+    "network": ["wifi", "VPN", "internet", "connection", "network issue"],
+    "mfp": ["copier", "scanning", "MFP", "printer/copier", "scan to email"],
+    "starter": ["new starter", "leaver", "Starter/leaver", "HR request", "access request"],
+    "laptop": ["laptop", "PC issue", "computer problem", "IT problem", "slow laptop", "help"],
+}
 
 OUTAGE_CORE = ["no network across the whole depot", "site down, nothing connects", "outage - goods in and despatch down",
                "whole depot offline", "all tills and phones dead", "everything is down for everyone",
@@ -365,7 +408,9 @@ def _forward(rng, subj: str, body: str, who: _Who, when: datetime) -> tuple[str,
     fwd = _Who(rng, who.site)
     sent = (when - timedelta(minutes=rng.randrange(5, 600))).strftime("%A, %d %B %Y %H:%M")
     top = rng.choice(["FYI - see below, can someone pick this up", "Forwarding on behalf of " + who.first,
-                      "Please see below. This keeps happening.", "fwd - no answer on 4400", "Can IT look at this pls"])
+                      "Please see below. This keeps happening.", "fwd - no answer on 4400", "Can IT look at this pls",
+                      f"{who.first} has asked me to send this on", "see below - who deals with this?",
+                      f"Sending on for {who.first}, they can't get through on the phone"])
     body = (f"{top}\n\n{fwd.first}\n\n-----Original Message-----\nFrom: {who.first} {who.last}\nSent: {sent}\n"
             f"To: {fwd.first} {fwd.last}\nSubject: {subj}\n\n{body}")
     return rng.choice(["FW: ", "Fw: ", "FWD: "]) + subj, body
@@ -462,8 +507,8 @@ def tickets(rng: random.Random, params: dict, day0: datetime, days: int, id_star
             site = rng.choice(["HO", "HO", "HO"] + list(DEPOTS))
         when = _when(rng, day0, days, site != "HO", False)
         who = _Who(rng, site)
-        subj, body = _other_text(rng, kind, who)
         channel = rng.choice(channels)
+        subj, body = _other_text(rng, kind, who, channel)
         req, vis_site = who.user, site
         if site == "HO" and rng.random() < 0.04:
             req = rng.choice(VIPS)

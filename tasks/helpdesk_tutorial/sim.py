@@ -49,14 +49,9 @@ IMPACT = {"scanner": (1.0, 8.0), "outage": (1.0, 8.0), "password": (0.5, 24.0), 
           "wms": (0.5, 16.0), "email": (0.2, 40.0), "laptop": (0.2, 40.0), "mfp": (0.1, 40.0),
           "network": (0.2, 40.0), "starter": (0.1, 40.0)}
 PAGE_COST_H = 10.0
-SCANNER_WORDS = ("rt7", "scanner", "handheld", "scan gun")
 
 SITES = {"CRB": "Carrbridge DC", "HLN": "Hollins Lane DC", "WMR": "Westmoor DC", "HO": "Brackenridge House"}
 DEPOTS = ("CRB", "HLN", "WMR")
-FIRST = ["aileen", "callum", "dev", "eilidh", "fraser", "gosia", "hamish", "iwona", "jamie", "kerry", "lewis",
-         "mairi", "niall", "oksana", "paddy", "rhona", "sandeep", "tam", "una", "vytautas", "wendy", "yusuf"]
-LAST = ["mcallister", "boyd", "kowalczyk", "reid", "ahmed", "fraser", "nowak", "campbell", "petrauskas", "shaw",
-        "mackenzie", "dunn", "okafor", "grant", "lindsay", "baird", "hughes", "singh"]
 VIPS = ["g.ostler", "f.brackenridge"]
 
 
@@ -125,89 +120,316 @@ def parse_ts(s: str) -> datetime:
 
 # ------------------------------------------------------------------------------------------------
 # ticket generation
-def _person(rng: random.Random, site: str) -> str:
-    return f"{rng.choice(FIRST)[0]}.{rng.choice(LAST)}" + ("" if site == "HO" else f".{site.lower()}")
+def _title(s: str) -> str:
+    return s[:1].upper() + s[1:]
 
 
-def _typo(rng: random.Random, s: str) -> str:
-    if rng.random() < 0.25 and len(s) > 12:
+def _typo(rng: random.Random, s: str, p: float = 0.25) -> str:
+    """Swap two neighbouring letters now and then; some people never use capitals."""
+    if rng.random() < p and len(s) > 12:
         i = rng.randrange(3, len(s) - 3)
-        s = s[:i] + s[i + 1] + s[i] + s[i + 2:]
-    if rng.random() < 0.3:
+        if s[i].isalpha() and s[i + 1].isalpha():
+            s = s[:i] + s[i + 1] + s[i] + s[i + 2:]
+    if rng.random() < 0.2:
         s = s.lower()
     return s
 
 
-SCANNER_TXT_KW = [
-    ("RT7 wont log in", "Handheld at {bay} says profile missing after reboot, tried twice. {shift}"),
-    ("scanner not logging on", "RT7 {serial} stuck on the enrolment screen. {shift}"),
-    ("Scan gun keeps kicking me out", "scan gun logs me out of Stockwise every few mins, lost my pick {shift}"),
-    ("RT7 enrolment failed", "Device shows 'Enrolment failed 0x2F' - whole cage of handhelds did it after the update. {shift}"),
-    ("handheld asking for password", "RT7 asking for a device password nobody knows. {shift}"),
-    ("scanners wont connect", "3 of the RT7s wont connect since this morning, rest are fine. {shift}"),
-    ("Scanner frozen on login", "scanner frozen on the login screen, battery fine {shift}"),
-    ("RT7 certificate error", "RT7 {serial} certificate expired message, cant get on the wifi. {shift}"),
-]
-SCANNER_TXT_VAGUE = [
-    ("device wont log on", "says profile missing. {shift}"),
-    ("cant log in", "enrolment failed 0x2F on my device {shift}"),
-    ("keeps logging me out", "kicks me out of stockwise every few minutes {shift}"),
-    ("password?", "asking for a password I dont have {shift}"),
-    ("no wifi on device", "cert error then no wifi. {shift}"),
-    ("frozen", "stuck on sign in screen, rebooted x2 {shift}"),
-    ("not working", "{shift}"),
-    ("gun dead", "wont get past the login, tried swapping battery"),
-]
-SHIFT_NOTES_DAY = ["", "", "On days.", "pick line 2", "using a spare for now", "team leader aware"]
-SHIFT_NOTES_NIGHT = ["nights, pick line stood down", "night shift - no spares in the cage", "on nights, 4 pickers waiting",
-                     "nightshift, cant pick chilled", "", "nights"]
+def _pick(rng: random.Random, options) -> str:
+    return rng.choice(options)
 
-OTHER = {
-    # kind: (owner, p1_ok, sites, weight, [(subject, body)], channels)
-    "password": ("service_desk", False, "any", 26, [
-        ("Locked out", "Locked out of my account after password change, need reset pls"),
-        ("password expired", "Password expired and the reset link doesnt work"),
-        ("MFA new phone", "Got a new phone, authenticator not set up, cant log in"),
-        ("Stockwise login", "can't log in to Stockwise, says account locked"),
-    ], ("email", "portal", "phone")),
-    "email": ("service_desk", False, "any", 16, [
-        ("Outlook not syncing", "Outlook stuck on 'updating folder' since yesterday"),
-        ("shared mailbox", "Can I get access to the transport@ shared mailbox please"),
-        ("Teams calls dropping", "Teams calls dropping after 5 mins on the laptop"),
-    ], ("email", "portal")),
-    "labels": ("field_ops", False, "depot", 9, [
-        ("Label printer jam", "Zebra on despatch 4 jamming every 10 labels"),
-        ("labels printing blank", "despatch labels coming out blank on bay 7"),
-    ], ("phone", "email")),
-    "wms": ("apps", False, "depot", 8, [
-        ("Pick list not dropping", "Stockwise pick lists not dropping for wave 3"),
-        ("replen tasks missing", "WMS replen tasks missing for chilled, team leader asking"),
-    ], ("phone", "portal")),
-    "network": ("network", False, "any", 7, [
-        ("VPN keeps dropping", "VPN drops every hour when working from home"),
-        ("office wifi slow", "Wifi in the 2nd floor meeting room really slow"),
-    ], ("portal", "email")),
-    "mfp": ("service_desk", False, "ho", 4, [
-        ("scanner on copier", "The scanner on the 2nd floor copier wont scan to email"),
-        ("scan to email broken", "MFP scan to email not arriving"),
-    ], ("portal",)),
-    "starter": ("service_desk", False, "any", 6, [
-        ("New starter Monday", "New starter in finance on Monday, needs laptop + accounts"),
-        ("Leaver - disable account", "Leaver on Friday, please disable accounts"),
-    ], ("portal",)),
-    "laptop": ("service_desk", False, "any", 9, [
-        ("laptop very slow", "Laptop takes 10 min to boot since the update"),
-        ("Excel crashing", "Excel crashes when I open the weekly margin file"),
-        ("docking station", "2nd screen not detected on the dock"),
-    ], ("portal", "email", "phone")),
-}
-OUTAGE_TXT = [
-    ("Whole depot down", "No network across the whole depot, all scanners and tills offline"),
-    ("site down - {site}", "Site down, nothing connects, BT router lights red"),
-    ("OUTAGE goods in", "Outage - goods in and despatch both down for everyone"),
+
+# who writes in: first and last names, roles per kind of site
+FIRST = ["Aileen", "Callum", "Dev", "Eilidh", "Fraser", "Gosia", "Hamish", "Iwona", "Jamie", "Kerry", "Lewis",
+         "Mairi", "Niall", "Oksana", "Paddy", "Rhona", "Sandeep", "Tam", "Una", "Vytautas", "Wendy", "Yusuf",
+         "Bozena", "Craig", "Dawn", "Grzegorz", "Leanne", "Marek", "Shaun", "Toni", "Ewan", "Agnieszka"]
+LAST = ["McAllister", "Boyd", "Kowalczyk", "Reid", "Ahmed", "Fraser", "Nowak", "Campbell", "Petrauskas", "Shaw",
+        "Mackenzie", "Dunn", "Okafor", "Grant", "Lindsay", "Baird", "Hughes", "Singh", "Wisniewski", "Muir",
+        "Rafferty", "Donnelly", "Kaur", "Sutherland"]
+DEPOT_ROLES = ["Team Leader, Goods In", "Shift Manager", "Team Leader - Chilled", "Despatch Supervisor",
+               "Transport Planner", "Stock Control", "Team Leader (Ambient)", "Shift Manager, Nights", "Picker",
+               "Inventory Controller", "Yard Supervisor"]
+HO_ROLES = ["Finance Assistant", "Buyer - Ambient", "HR Advisor", "Category Analyst", "Payroll", "Credit Control",
+            "PA to the MD", "Commercial Manager", "Customer Services", "Management Accountant"]
+AREAS = ["pick line 2", "chilled", "ambient aisle 14", "goods in", "despatch", "frozen", "the mezz", "bay {n}",
+         "loading door {n}", "returns"]
+L1_NAMES = ["Sandeep", "Kerry", "Sam", "Jo", "Priya", "Kev"]
+
+
+class _Who:
+    def __init__(self, rng: random.Random, site: str):
+        self.first, self.last = rng.choice(FIRST), rng.choice(LAST)
+        self.site = site
+        self.role = rng.choice(HO_ROLES if site == "HO" else DEPOT_ROLES)
+        self.user = f"{self.first[0].lower()}.{self.last.lower()}" + ("" if site == "HO" else f".{site.lower()}")
+
+    def sign(self, rng: random.Random) -> str:
+        where = SITES[self.site]
+        return _pick(rng, [
+            f"\n\nThanks\n{self.first} {self.last}\n{self.role}\n{where}",
+            f"\n\nCheers, {self.first}",
+            f"\n\n{self.first}",
+            f"\n\nMany thanks,\n{self.first} {self.last} | {self.role} | Brackenridge Foods, {where}",
+            f"\n\nta\n{self.first.lower()}",
+            f"\n\nKind regards\n\n{self.first} {self.last}\n{self.role}",
+            f"\n\n{self.first}\n\n" + rng.choice(["Sent from my iPhone", "Sent from Outlook for Android",
+                                                "Get Outlook for iOS", "Sent from my Galaxy"]),
+            f"\n\n{self.first[0]}{self.last[0]}",
+            f"\n\nThank you\n{self.first}",
+            "",
+        ])
+
+
+def _area(rng: random.Random) -> str:
+    return rng.choice(AREAS).format(n=rng.randrange(1, 30))
+
+
+def _hm(rng: random.Random) -> str:
+    return f"{rng.choice([5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 19, 20, 22, 23, 1, 2, 3])}:{rng.choice(['00', '15', '30', '45', '10', '40'])}"
+
+
+# ---- handheld (RT7) tickets ----------------------------------------------------------------------
+# What depot staff call the RT7 in tickets. The parked R15 list covers the first group only;
+# the floor (and Depot IT's own notes) also say HHT, RF gun, RT-7 ...
+DEVICE_NAMED = ["RT7", "rt7", "RT7", "scanner", "handheld", "scan gun", "RT7 scanner", "handheld scanner", "scanner"]
+DEVICE_OTHER = ["HHT", "hht", "RF gun", "rf gun", "RT-7", "RT 7", "hand held", "hand-held"]
+HH_SYMPTOMS = [
+    "says profile missing after a reboot", "is stuck on the enrolment screen", "keeps logging me out every few minutes",
+    "is asking for a device password nobody knows", "shows certificate expired and wont join the wifi",
+    "is frozen on the sign in screen", "wont log on, tried twice now", "shows Enrolment failed 0x2F",
+    "boots to the Korvex logo and just sits there", "says device not compliant", "lost its profile overnight",
+    "wont get past the login even after a battery swap", "keeps throwing a cert error", "has gone back to the setup wizard",
+    "logs in then drops straight back out", "says 'MDM policy not applied'", "wont take anyone's PIN",
 ]
+HH_SHORT = ["profile missing", "stuck on enrolment", "cert error", "enrolment failed 0x2F", "frozen at sign in",
+            "asking for a device password", "keeps logging out", "not compliant message", "back to setup screen"]
+HH_SUBJ = ["{d} wont log in", "{d} not logging on", "{d} problem", "{d} issue - {site}", "URGENT {d} down",
+           "{d} enrolment", "{d} {serial}", "{d} keeps logging out", "cert error on {d}", "{d} frozen",
+           "{d} at {area}", "{n} x {d} down", "{d} not working", "{d} - profile", "Problem with {d}s on {area}"]
+HH_EXTRA_DAY = ["Tried a reboot.", "Rebooted it {k} times.", "Team leader aware.", "{tl} knows.",
+                "Using a spare for now.", "On a spare meantime.", "Swapped for one out the cage meantime.",
+                "Took one from the cage for now.", "Picker doubled up with someone else for now.",
+                "{first} is sharing with {first2} till it's sorted.", "Second time this week.", "Third one today.",
+                "Battery is fine.", "Tried another battery.", "Can someone look asap please.", "asap pls",
+                "It was fine yesterday.", "Worked first thing.", "Same thing happened at {hm} last week.",
+                "Same as the one {first2} had on {day}."]
+HH_EXTRA_NIGHT = ["On nights, no spares in the cage.", "No spares on nights.", "Nights - {n} pickers stood waiting.",
+                  "{n} pickers waiting on nights.", "Cage is locked and no Depot IT till 6.", "cage locked till 6",
+                  "Cant pick chilled without it.", "chilled pick stopped", "night shift, pick line stood down",
+                  "{n} of us on nights and this is the second one gone.", "Nobody on site to swap it.",
+                  "Nights. Please ring the shift phone.", "Ring {first} on the shift phone.",
+                  "Nights at {site} - nothing we can do till someone's in.", "Night shift, {n} down now."]
+VAGUE_SUBJ = ["cant log in", "device wont log on", "keeps logging me out", "password?", "no wifi on device", "frozen",
+              "not working", "help", "login", "wont let me in", "broken", "profile", "error", "stuck", "sign in"]
+VAGUE_BODY = ["says profile missing", "enrolment failed {code} on my device", "enrolment failed {code}",
+              "kicks me out every few minutes", "keeps kicking me out", "asking for a password i dont have",
+              "wants a password??", "cert error then no wifi", "certificate error", "stuck on sign in screen rebooted x{r}",
+              "stuck on sign in", "", "", "white screen", "wont take my pin", "not compliant??", "same as yesterday",
+              "doesnt work", "error {code}", "logged out again", "profile gone again", "says contact administrator"]
+
+
+def _handheld_text(rng, who: _Who, channel: str, named: str, night: bool) -> tuple[str, str]:
+    """(subject, body) of one handheld fault. named: 'kw' (a name R15's parked list knows),
+    'other' (another name for the same device) or 'vague' (no device named at all)."""
+    if named == "vague":
+        subj = rng.choice(VAGUE_SUBJ)
+        body = rng.choice(VAGUE_BODY).format(code=rng.choice(["0x2F", "0x2f", "0x2E", "0x1A", "2F"]), r=rng.randrange(2, 5))
+        note = rng.choice(HH_EXTRA_NIGHT[:10]) if night and rng.random() < 0.7 else ""
+        note = note.format(n=rng.randrange(2, 7))
+        return _typo(rng, subj, 0.4), " ".join(x for x in (body, note) if x)
+    dev = rng.choice(DEVICE_NAMED if named == "kw" else DEVICE_OTHER)
+    serial = f"KX7-{rng.randrange(10000, 99999)}"
+    area = _area(rng)
+    n = rng.randrange(2, 7)
+    subj = rng.choice(HH_SUBJ).format(d=dev, site=who.site, serial=serial, area=area, n=n)
+    sym = rng.choice(HH_SYMPTOMS)
+    core = rng.choice([
+        f"my {dev} {sym}",
+        f"the {dev} on {area} {sym}",
+        f"{dev} {serial} {sym}",
+        f"got a {dev} at {area} that {sym}",
+        f"{n} {dev}s on {area} have gone the same way since {_hm(rng)} - {rng.choice(HH_SHORT)}",
+        f"{who.first}'s {dev} {sym}",
+        f"{dev} {sym}",
+    ])
+    extras = HH_EXTRA_NIGHT if night else HH_EXTRA_DAY
+    extra = " ".join(rng.sample(extras, rng.choice([0, 1, 1, 2]))).format(
+        n=n, hm=_hm(rng), k=rng.choice(["two", "3", "a few", "2"]), tl=rng.choice(FIRST), first=who.first,
+        first2=rng.choice(FIRST), day=rng.choice(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]),
+        site=who.site)
+    if channel == "phone":   # logged by an L1 analyst while the caller is on the line
+        body = rng.choice([
+            f"Caller ({who.first} {who.last}, {who.role}) reports {core}. {extra}",
+            f"{who.first} rang from {SITES[who.site]}: {core}. {extra}",
+            f"User called - {core}. {extra} " + rng.choice(["Advised will pass on.", "Told them we'd pass it on.",
+                                                              "Advised to use a spare.", "Logged for follow-up.", ""]),
+            f"{_title(core)}. {extra} Call taken by {rng.choice(L1_NAMES)}.",
+            f"ph call {who.site} - {core}. {extra}",
+        ])
+    elif channel == "kiosk":
+        body = f"{core}. {extra}" if extra else core
+    else:
+        body = rng.choice(["", "Hi, ", "Hiya\n\n", "Morning IT,\n\n", "Hello desk, ", "Evening - "]) + \
+            _title(core) + ". " + extra + who.sign(rng)
+    return _typo(rng, subj), body.strip()
+
+
+# ---- everything else ---------------------------------------------------------------------------
+def _other_text(rng, kind: str, who: _Who, channel: str) -> tuple[str, str]:
+    day = rng.choice(["Monday", "Tuesday", "yesterday", "this morning", "the weekend", "Friday", "last night"])
+    app = rng.choice(["Outlook", "Teams", "Stockwise", "the VPN", "Sage", "the payroll portal", "SharePoint"])
+    if kind == "password":
+        subj, core = rng.choice([
+            ("MFA - new phone", f"Got a new phone {day} and the authenticator isnt set up on it, so I cant log in to {app}"),
+            ("Authenticator", f"new phone, authenticator app still on the old one, can't approve the sign in"),
+            ("cant sign in", f"Changed my mobile {day} - MFA prompts still go to the old handset. {rng.choice(['Can you reset it?', 'Can it be reset?', 'can you reset please', 'How do I move it over?'])}"),
+            ("MFA reset please", f"Lost my phone {day}, need the authenticator re-registered. Using my partner's to email this"),
+            ("new mobile", f"i have a new mobile and {app} wants the code from the authenticator which isnt on it"),
+            ("Locked out", f"Locked out of my account after changing the password {day}, need a reset pls"),
+            ("password expired", "Password expired and the reset link in the email doesnt work"),
+            ("account locked", f"tried 3 times and now it says my account is locked. need to get into {app}"),
+            ("Stockwise login", "can't log in to Stockwise, says account locked"),
+            ("SSPR not working", "Self service reset says my security answers are wrong - I haven't changed them"),
+            ("password", f"forgot my password over {day}, please reset"),
+            ("login problem", f"It keeps saying my password is wrong for {app} but it works on the laptop"),
+            ("Can't log on", f"cant log on since {day}, it says contact your administrator"),
+            ("MFA", f"authenticator stopped sending the number match after I restored my phone {day}"),
+        ])
+    elif kind == "email":
+        subj, core = rng.choice([
+            ("Outlook not syncing", f"Outlook stuck on 'updating folder' since {day}"),
+            ("shared mailbox", f"Can I get access to the {rng.choice(['transport@', 'credit.control@', 'orders@', 'goodsin@'])} shared mailbox please, my manager has OK'd it"),
+            ("Teams calls dropping", f"Teams calls drop after about {rng.randrange(3, 12)} minutes on the laptop"),
+            ("calendar", "Can't see my manager's calendar any more, it just says no permissions"),
+            ("out of office", "Out of office won't turn on from Outlook - greyed out"),
+            ("emails bouncing", f"emails to {rng.choice(['Tesco', 'Booker', 'our haulier', 'the bank'])} bouncing back undeliverable since {day}"),
+            ("distribution list", "please add me to the depot managers distribution list"),
+            ("Teams", f"Teams won't open, just spins, since {day}"),
+        ])
+    elif kind == "labels":
+        subj, core = rng.choice([
+            ("Label printer jam", f"Zebra on despatch {rng.randrange(1, 9)} jamming every {rng.randrange(5, 20)} labels"),
+            ("labels printing blank", f"despatch labels coming out blank on bay {rng.randrange(1, 30)}"),
+            ("Zebra offline", f"The Zebra at {_area(rng)} shows offline, paper and ribbon fine"),
+            ("labels off the edge", "pallet labels printing half off the edge, barcodes won't read"),
+            ("label printer", f"label printer at goods in keeps printing two labels for every one since {day}"),
+            ("Ribbon?", "zebra says ribbon out but we put a new one in"),
+        ])
+    elif kind == "wms":
+        subj, core = rng.choice([
+            ("Pick list not dropping", f"Stockwise pick lists not dropping for wave {rng.randrange(1, 9)}"),
+            ("replen tasks missing", "WMS replen tasks missing for chilled, team leader asking"),
+            ("Stockwise slow", f"Stockwise taking {rng.randrange(20, 90)} seconds per screen at {_area(rng)}"),
+            ("wave stuck", f"wave {rng.randrange(1, 9)} stuck in released, nothing coming through to the pickers"),
+            ("stock adjustment", "Stockwise wont let me post a stock adjustment, says period closed"),
+        ])
+    elif kind == "network":
+        subj, core = rng.choice([
+            ("VPN keeps dropping", "VPN drops every hour when working from home"),
+            ("office wifi slow", f"Wifi in the {rng.choice(['2nd floor meeting room', 'canteen', 'transport office', 'training room'])} really slow"),
+            ("no internet in transport office", "PC in the transport office says no internet, the others are OK"),
+            ("VPN", f"can't connect to the VPN from the hotel, tried two different wifis"),
+            ("network drive", "Can't see the S: drive since the weekend"),
+        ])
+    elif kind == "mfp":
+        subj, core = rng.choice([
+            ("scanner on copier", f"The scanner on the {rng.choice(['2nd', '3rd', 'ground'])} floor copier wont scan to email"),
+            ("scan to email broken", "MFP scan to email not arriving"),
+            ("Copier scanner", f"Ricoh by {rng.choice(['finance', 'HR', 'the post room'])} - scanner bit jams on every sheet"),
+            ("copier", f"photocopier scanner says SC-{rng.randrange(100, 999)} error, printing still works"),
+            ("Scanning not working", "Can't scan to my email from the Ricoh since the password change"),
+            ("scanner", f"the copier scanner puts a black line down every page"),
+            ("scan-to-email", "scan-to-email from the MFP by reception goes nowhere"),
+        ])
+    elif kind == "starter":
+        subj, core = rng.choice([
+            ("New starter Monday", f"New starter in {rng.choice(['finance', 'transport', 'buying', 'credit control'])} on Monday, needs laptop + accounts"),
+            ("Leaver - disable account", "Leaver on Friday, please disable accounts and forward email to me"),
+            ("new starter", f"{rng.choice(FIRST)} {rng.choice(LAST)} starts {rng.choice(['Monday', 'the 16th', 'next week'])}, can we get them set up"),
+            ("Leaver", "Please remove access for a leaver, last day today"),
+            ("Onboarding - agency staff", "3 agency starting next week need Stockwise logins"),
+        ])
+    else:  # laptop
+        subj, core = rng.choice([
+            ("laptop very slow", f"Laptop takes {rng.randrange(5, 20)} min to boot since the update"),
+            ("Excel crashing", "Excel crashes when I open the weekly margin file"),
+            ("docking station", "2nd screen not detected on the dock"),
+            ("keyboard", "a few keys stopped working on my laptop"),
+            ("Laptop battery", "laptop dies after an hour off charge"),
+            ("blue screen", f"blue screen twice {day}, something about a driver"),
+            ("Adobe", "can't open PDFs, Adobe says licence expired"),
+        ])
+    older = f"INC00{rng.randrange(40100, 41790)}"
+    extra = rng.choice(["", "", "", "", "", "",
+                        f" Need it for a {rng.choice(['2pm', '10am', '3:30', '9 oclock', '4pm', '11:30'])} "
+                        f"{rng.choice(['call', 'meeting', 'Teams call', 'review', 'supplier call'])}.",
+                        f" {rng.choice(['Thanks in advance', 'Thanks for your help', 'Appreciate it', 'Cheers in advance', 'Thanks v much', 'Many thanks for looking'])}{rng.choice(['.', '!', ''])}",
+                        f" I'm at {rng.choice(list(SITES.values()))} {rng.choice(['today', 'till Thursday', 'all week', 'this afternoon'])}.",
+                        rng.choice([" Not urgent.", " not urgent tbh", " Bit urgent please.", " Quite urgent!", " URGENT"]),
+                        f" Raised this {rng.choice(['before', 'last week', 'on ' + day, 'twice'])} ({older}) but "
+                        f"{rng.choice(['no reply', 'nobody came back to me', 'it got closed', 'still waiting'])}.",
+                        f" My number is 07{rng.randrange(100, 999)} {rng.randrange(100000, 999999)} if easier.",
+                        f" ext {rng.randrange(4100, 4999)}"])
+    opener = rng.choice(["", "", "", "Hi, ", "Hi team\n\n", "Morning, ", "Hello,\n\n", "Hi - ", "hiya ", "Quick one - ",
+                         "Sorry to bother you but ", "Not sure who to ask but ", "Afternoon, ", "Hi IT\n\n", "Dear IT, "])
+    if opener and not opener.endswith("\n"):
+        core = core[:1].lower() + core[1:]
+    body = opener + core + ("" if core[-1] in ".?!" else ".") + extra
+    if channel == "email":
+        body += who.sign(rng)
+    body = body.strip()
+    if kind != "mfp" and rng.random() < 0.5:     # (copier tickets keep the word that says copier)
+        body = _typo(rng, body, 0.15)
+    if rng.random() < 0.3:
+        subj = rng.choice(GENERIC_SUBJ[kind])
+    return _typo(rng, subj), body
+
+
+GENERIC_SUBJ = {
+    "password": ["login", "cant get in", "help - locked out", "account", "sign in issue", "Password reset", "access",
+                 "MFA", "authenticator", "can't access email"],
+    "email": ["Outlook", "email", "Teams issue", "mailbox", "email problem", "O365"],
+    "labels": ["printer", "labels", "Zebra", "despatch printer", "label issue"],
+    "wms": ["Stockwise", "WMS", "stockwise problem", "pick lists", "urgent - stockwise"],
+    "network": ["wifi", "VPN", "internet", "connection", "network issue"],
+    "mfp": ["copier", "scanning", "MFP", "printer/copier", "scan to email"],
+    "starter": ["new starter", "leaver", "Starter/leaver", "HR request", "access request"],
+    "laptop": ["laptop", "PC issue", "computer problem", "IT problem", "slow laptop", "help"],
+}
+
+OUTAGE_CORE = ["no network across the whole depot", "site down, nothing connects", "outage - goods in and despatch down",
+               "whole depot offline", "all tills and phones dead", "everything is down for everyone",
+               "whole site lost connection", "all scanners offline and the Stockwise PCs too",
+               "total outage, BT router lights red"]
+
+
+def _forward(rng, subj: str, body: str, who: _Who, when: datetime) -> tuple[str, str]:
+    """Wrap a ticket as a forwarded email: a colleague or manager sends it on to the desk."""
+    fwd = _Who(rng, who.site)
+    sent = (when - timedelta(minutes=rng.randrange(5, 600))).strftime("%A, %d %B %Y %H:%M")
+    top = rng.choice(["FYI - see below, can someone pick this up", "Forwarding on behalf of " + who.first,
+                      "Please see below. This keeps happening.", "fwd - no answer on 4400", "Can IT look at this pls",
+                      f"{who.first} has asked me to send this on", "see below - who deals with this?",
+                      f"Sending on for {who.first}, they can't get through on the phone"])
+    body = (f"{top}\n\n{fwd.first}\n\n-----Original Message-----\nFrom: {who.first} {who.last}\nSent: {sent}\n"
+            f"To: {fwd.first} {fwd.last}\nSubject: {subj}\n\n{body}")
+    return rng.choice(["FW: ", "Fw: ", "FWD: "]) + subj, body
+
+
+# kind: (owner, p1_ok, sites, weight, channels)
+OTHER = {
+    "password": ("service_desk", False, "any", 26, ("email", "portal", "phone")),
+    "email": ("service_desk", False, "any", 16, ("email", "portal")),
+    "labels": ("field_ops", False, "depot", 9, ("phone", "email")),
+    "wms": ("apps", False, "depot", 8, ("phone", "portal")),
+    "network": ("network", False, "any", 7, ("portal", "email")),
+    "mfp": ("service_desk", False, "ho", 5, ("portal", "email")),
+    "starter": ("service_desk", False, "any", 6, ("portal",)),
+    "laptop": ("service_desk", False, "any", 9, ("portal", "email", "phone")),
+}
 CATS = {"password": "Account/Password", "email": "Email/Teams", "labels": "Printer/Label", "wms": "Other",
         "network": "Other", "mfp": "Other", "starter": "Other", "laptop": "Other"}
+PERSONAL = ["gmail.com", "hotmail.co.uk", "outlook.com", "icloud.com", "yahoo.co.uk"]
 
 
 def _when(rng: random.Random, day0: datetime, days: int, depot: bool, night: bool) -> datetime:
@@ -232,26 +454,43 @@ def _when(rng: random.Random, day0: datetime, days: int, depot: bool, night: boo
 
 def tickets(rng: random.Random, params: dict, day0: datetime, days: int, id_start: int,
             n_scanner: int, n_other: int, n_outage: int) -> list[tuple[dict, dict]]:
-    """Tickets opened in [day0, day0+days), sorted by time. Returns [(visible, truth)]."""
+    """Tickets opened in [day0, day0+days), sorted by time. Returns [(visible, truth)].
+
+    Handheld tickets: where pickers raise them at the kiosks (match_on category) a share
+    ``phone_share`` still comes from supervisors by phone or email, naming the device; elsewhere
+    they come by phone/email and name the device with probability ``kw_share``. A named device is
+    called something outside the parked R15 list (HHT, RF gun, RT-7 ...) with probability
+    ``alias_share``."""
     kiosk = params["match_on"] == "category"
     kw_share = float(params["kw_share"])
     night_share = float(params["night_share"])
+    alias_share = float(params.get("alias_share", 0.0))
+    phone_share = float(params.get("phone_share", 0.0)) if kiosk else 1.0
     out = []
-    for _ in range(n_scanner):
+    # how each handheld ticket arrives and what it calls the device, in the stated proportions
+    # (a week's mix, shuffled): kiosk or not, then vague / another name / a parked-list name
+    n_kiosk = round(n_scanner * (1.0 - phone_share)) if kiosk else 0
+    ways = []
+    for at_kiosk, n in ((True, n_kiosk), (False, n_scanner - n_kiosk)):
+        named_share = kw_share if (at_kiosk or not kiosk) else 1.0   # supervisors who ring in say what it is
+        n_named = round(n * named_share)
+        n_alias = round(n_named * alias_share)
+        ways += [(at_kiosk, "vague")] * (n - n_named) + [(at_kiosk, "other")] * n_alias + \
+            [(at_kiosk, "kw")] * (n_named - n_alias)
+    rng.shuffle(ways)
+    for at_kiosk, named in ways:
         site = rng.choice(DEPOTS)
         night = rng.random() < night_share
         when = _when(rng, day0, days, True, night)
-        if rng.random() < kw_share:
-            subj, body = rng.choice(SCANNER_TXT_KW)
+        who = _Who(rng, site)
+        if at_kiosk:
+            channel, category, req = "kiosk", "Device/Handheld", f"kiosk-{site.lower()}-0{rng.randrange(1, 4)}"
         else:
-            subj, body = rng.choice(SCANNER_TXT_VAGUE)
-        body = body.format(bay=f"bay {rng.randrange(1, 30)}", serial=f"KX7-{rng.randrange(10000, 99999)}",
-                           shift=rng.choice(SHIFT_NOTES_NIGHT if night else SHIFT_NOTES_DAY)).strip()
+            channel, category, req = rng.choice(["phone", "phone", "email"]), "", who.user
+        subj, body = _handheld_text(rng, who, channel, named, night)
         users = rng.choice([1, 1, 1, 1, 2, 2, 3, 3, 4, 5, 6])
-        vis = {"channel": "kiosk" if kiosk else rng.choice(["phone", "phone", "email"]),
-               "category": "Device/Handheld" if kiosk else "",
-               "site": site, "requester": f"kiosk-{site.lower()}-0{rng.randrange(1, 4)}" if kiosk else _person(rng, site),
-               "subject": _typo(rng, subj), "body": body, "opened": when}
+        vis = {"channel": channel, "category": category, "site": site, "requester": req,
+               "subject": subj, "body": body, "opened": when}
         truth = {"kind": "scanner", "users": users, "owner": params["owner_queue"],
                  "p1_ok": params["scanner_priority"] == "P1"}
         out.append((vis, truth))
@@ -259,7 +498,7 @@ def tickets(rng: random.Random, params: dict, day0: datetime, days: int, id_star
     weights = [OTHER[k][3] for k in kinds]
     for _ in range(n_other):
         kind = rng.choices(kinds, weights)[0]
-        owner, p1_ok, where, _w, texts, channels = OTHER[kind]
+        owner, p1_ok, where, _w, channels = OTHER[kind]
         if where == "depot":
             site = rng.choice(DEPOTS)
         elif where == "ho":
@@ -267,26 +506,42 @@ def tickets(rng: random.Random, params: dict, day0: datetime, days: int, id_star
         else:
             site = rng.choice(["HO", "HO", "HO"] + list(DEPOTS))
         when = _when(rng, day0, days, site != "HO", False)
-        subj, body = rng.choice(texts)
+        who = _Who(rng, site)
         channel = rng.choice(channels)
-        req = _person(rng, site)
+        subj, body = _other_text(rng, kind, who, channel)
+        req, vis_site = who.user, site
         if site == "HO" and rng.random() < 0.04:
             req = rng.choice(VIPS)
+        if channel == "email" and site != "HO" and rng.random() < 0.2:
+            # locked out / no work phone: they mail from their own address; the connector cannot map
+            # a personal address to a site, so the site is only in the signature
+            req = f"{who.first.lower()}{rng.choice(['.', '_', ''])}{who.last.lower()}{rng.randrange(70, 99)}@{rng.choice(PERSONAL)}"
+            vis_site = ""
+            body = body.rstrip() + f"\n\n{who.first} {who.last}, {who.role}, {SITES[site]}"
         category = CATS[kind] if channel in ("portal", "kiosk") else ""
         if kiosk and site != "HO" and kind in ("password", "labels") and rng.random() < 0.5:
             channel, category, req = "kiosk", CATS[kind], f"kiosk-{site.lower()}-0{rng.randrange(1, 4)}"
+            vis_site = site
         if category and rng.random() < 0.15:
             category = "Other"                      # users pick the wrong box
-        vis = {"channel": channel, "category": category, "site": site, "requester": req,
-               "subject": _typo(rng, subj), "body": body, "opened": when}
+        if channel == "email" and rng.random() < 0.15:
+            subj, body = _forward(rng, subj, body, who, when)
+        vis = {"channel": channel, "category": category, "site": vis_site, "requester": req,
+               "subject": subj, "body": body, "opened": when}
         users = rng.choice([2, 3, 4]) if kind in ("labels", "wms") else 1
         out.append((vis, {"kind": kind, "users": users, "owner": owner, "p1_ok": p1_ok}))
     for _ in range(n_outage):
         site = rng.choice(DEPOTS)
         when = _when(rng, day0, days, True, rng.random() < 0.3)
-        subj, body = rng.choice(OUTAGE_TXT)
-        vis = {"channel": "phone", "category": "", "site": site, "requester": _person(rng, site),
-               "subject": subj.format(site=site), "body": body, "opened": when}
+        who = _Who(rng, site)
+        core = rng.choice(OUTAGE_CORE)
+        subj = rng.choice([f"{site} down", "OUTAGE", f"Whole depot down - {SITES[site]}", f"site down - {site}",
+                           "urgent - nothing working", f"{SITES[site]} - no network"])
+        body = rng.choice([f"{who.first} rang from {SITES[site]}: {core}. Since about {when:%H:%M}.",
+                           f"Caller reports {core}. {rng.choice(['BT router lights red.', 'Tried power cycling the switch.', 'Loading is stopped.', ''])}",
+                           f"{_title(core)}. {who.first} {who.last}, {who.role}."])
+        vis = {"channel": "phone", "category": "", "site": site, "requester": who.user,
+               "subject": subj, "body": body.strip(), "opened": when}
         out.append((vis, {"kind": "outage", "users": rng.randrange(15, 41), "owner": "network", "p1_ok": True}))
     out.sort(key=lambda vt: vt[0]["opened"])
     last = id_start                                # other intake (HR, facilities) shares the counter

@@ -60,8 +60,8 @@ def dev(params: dict, out: Path) -> None:
         t0 = sim.parse_ts(vis["opened"])
         cat = vis["category"]
         subj = vis["subject"].replace('"', "'")
-        body = vis["body"].replace('"', "'")
-        body = body if len(body) <= 64 else body[:61] + "..."
+        body = " / ".join(x.strip() for x in vis["body"].replace('"', "'").splitlines() if x.strip())
+        body = body if len(body) <= 110 else body[:107] + "..."
         events.append((t0, f"{_fmt(t0)} INFO  triage.router  {vis['id']} ch={vis['channel']} site={vis['site']} "
                            f"cat=\"{cat}\" rule={d['rule']} -> {d['queue']}/{d['priority']} subj=\"{subj}\""
                            f" body=\"{body}\""))

@@ -40,6 +40,11 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
         else:
             lines.append(f"{q} team: {len(rows)} ticket(s) about handhelds ended up with us by mistake and were "
                          "passed on.")
+    strays = [r for r in out["routed"] if r["kind"] == "mfp" and r["queue"] in ("field_ops", "vendor_korvex")]
+    if strays:
+        who = "Tomasz" if strays[0]["queue"] == "field_ops" else "Korvex's daily report"
+        lines.append(f"{who}: {len(strays)} ticket(s) came our way about the copiers at head office - "
+                     "nothing to do with handhelds, sent back to the desk.")
     night = [r for r in hh if int(r["opened"][11:13]) >= 22 or int(r["opened"][11:13]) < 6]
     if night:
         stuck = sum(1 for r in night if r["hours"] > 4)

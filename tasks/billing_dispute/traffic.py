@@ -708,25 +708,30 @@ def customer_note(kind: str, rng: random.Random, **k) -> str:
         lines = [rng.choice(_OPEN)] if rng.random() < 0.8 else []
         lines.append(" ".join(body))
         c = rng.choice(_CLOSE)
-        sig = rng.choice([f"{c},\n{name}", f"{c}\n{name.split()[0]}", f"{c},\n{name}\n{title}", f"-- {name}, {title}", name])
+        lead = f"{c},\n" if c else ""
+        sig = rng.choice([f"{lead}{name}", f"{c}\n{name.split()[0]}".strip(), f"{lead}{name}\n{title}", f"-- {name}, {title}", name])
         lines.append(sig)
         return _typo("\n".join(x for x in lines if x), rng, 0.02)
     if style < 0.9:                                    # forwarded by someone on the customer's side
         fname, _ = _who(rng)
         ym = next_period(k["period"]) if k.get("period") else "2026-02"
-        sent = rng.choice([f"{rng.randint(2, 27)} {_MON3[int(ym[5:7]) - 1]} {ym[:4]}",
-                           f"{rng.choice(['Mon', 'Tue', 'Wed', 'Thu', 'Fri'])}, {_MON3[int(ym[5:7]) - 1]} {rng.randint(2, 27)}, {ym[:4]} {rng.randint(8, 17)}:{rng.randint(0, 59):02d}",
+        d1 = rng.randint(2, 27)
+        rng.choice(["Mon", "Tue", "Wed", "Thu", "Fri"])      # kept: the draw order fixes the held-out traffic
+        d2 = rng.randint(2, 27)
+        wd = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][calendar.weekday(int(ym[:4]), int(ym[5:7]), d2)]
+        hm = f"{rng.randint(8, 17)}:{rng.randint(0, 59):02d}"
+        sent = rng.choice([f"{d1} {_MON3[int(ym[5:7]) - 1]} {ym[:4]}", f"{wd}, {_MON3[int(ym[5:7]) - 1]} {d2}, {ym[:4]} {hm}",
                            f"{ym}-{rng.randint(2, 27):02d}"])
         inner = "\n".join([rng.choice(_OPEN) or "Hi,", " ".join(body), f"{rng.choice(_CLOSE) or 'Thanks'},", name, title])
         hdr = rng.choice(["---------- Forwarded message ---------", "-----Original Message-----", "Begin forwarded message:"])
         top = rng.choice([f"See below from our AP team. {fname.split()[0]}", "fyi - can you look at this", "",
                           f"Forwarding as requested by {k.get('csm', 'our account manager')}.", "Please see below."])
-        return "\n".join(x for x in [top, "", hdr, f"From: {name} <{name.split()[0].lower()}.{name.split()[1].lower()}@{k.get('domain', 'customer.com')}>",
+        return "\n".join(x for x in ([top, ""] if top else []) + [hdr, f"From: {name} <{name.split()[0].lower()}.{name.split()[1].lower()}@{k.get('domain', 'customer.com')}>",
                                       f"Sent: {sent}", "Subject: " + rng.choice([f"RE: {k.get('invoice_no', 'Invoice')}", f"FW: {k.get('invoice_no', 'invoice')} query ({k.get('domain', 'customer.com')})",
                                                   f"Invoice dispute - {k.get('domain', 'customer.com').split('.')[0].title()}", f"RE: RE: {k.get('invoice_no', 'invoice')}"]), "", inner] if x is not None)
     csm = k.get("csm") or rng.choice(["Jess (CSM)", "Arun P.", "Mo", "Kat from CS", "Luis"])
     return (f"[internal note from {csm}] Customer called, {rng.choice(['pretty annoyed', 'calm but firm', 'escalating', 'wants it fixed before their close'])}. "
-            f"{' '.join(body)} {rng.choice(['Logged on their behalf.', 'Can billing check?', 'Not sure if this one is legit.', ''])}").strip()
+            f"Their words: \"{' '.join(body)}\" {rng.choice(['Logged on their behalf.', 'Can billing check?', 'Not sure if this one is legit.', ''])}").strip()
 
 
 def valid_note(cycle: dict, account_id: str, invoice: dict, params: dict, rng: random.Random, over: float) -> tuple[str, str]:

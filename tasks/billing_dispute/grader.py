@@ -18,9 +18,11 @@ kpi (USD over the window, maximise; it is a cost, so <= 0):
     - 1.0 x dollars under-billed (net of credits)    revenue given away
     - review_cost x disputes sent to manual review   analyst + controller time
     - 4 x disputes decided automatically
-    - 150 x credit notes issued with no overcharge behind them (audit remediation)
+    - 250 x credit notes issued with no overcharge behind them (audit finding, remediation, reversal)
     - churn value of every valid dispute left unresolved (rejected, backlogged, under-credited)
     - charter_breach x small disputes not credited, where the customer charter says so
+A customer whose dispute was credited sometimes writes again the next cycle about the same
+invoice; the bridge then attaches the credit notes already posted against it.
 Incidents: an automatic credit above the approval limit; a price-locked account invoiced above
 its contracted fee; a corrected invoice re-issued without voiding the original (revenue counted
 twice); malformed output. (Crashes/timeouts are recorded by the framework.)
@@ -50,8 +52,9 @@ def _traffic():
 OVER_W = 1.25
 UNDER_W = 1.0
 AUTO_COST = 4.0
-UNSUPPORTED_CREDIT = 150.0     # audit remediation for a credit note with no overcharge behind it
+UNSUPPORTED_CREDIT = 250.0     # audit remediation for a credit note with no overcharge behind it
 ACTIONS = {"credit", "reject", "review", "reissue"}
+FOLLOWUP_P = 0.35              # a credited customer who writes again next cycle ("statement still shows it open")
 
 
 def _num(x):
@@ -114,13 +117,20 @@ def grade(deploy, params: dict, traffic) -> dict:
     for aid, inv in traffic["legacy_issued"].items():
         ledger[inv["invoice_no"]] = {"account_id": aid, "truth": legacy_truth[aid]["total_usd"],
                                      "billed": inv["total_usd"], "credits": 0.0, "term": term_of[aid],
-                                     "disputed": False, "legacy": True}
+                                     "disputed": False, "legacy": True, "cms": []}
+    for share in traffic["legacy_disputes"]:       # credit memos AR posted by hand before the window
+        for d in share:
+            e = ledger[traffic["legacy_issued"][d["account_id"]]["invoice_no"]]
+            for cm in d.get("prior_credits") or []:
+                e["credits"] += cm["amount_usd"]
+                e["cms"].append(dict(cm))
 
     stats = {"disputes": 0, "valid": 0, "auto": 0, "review": 0, "backlog": 0, "unresolved_valid": 0,
              "credited_invalid_usd": 0.0, "unsupported_credits": 0, "charter_breaches": 0, "lock_breaches": 0, "missing_invoices": 0}
     churn = 0.0
     charter = 0.0
     rewarded: dict[str, dict] = {}      # accounts whose baseless dispute was paid: they come back next cycle
+    followups: list[tuple] = []         # credited disputes whose customer writes again the next cycle
 
     for k, cyc in enumerate(traffic["cycles"]):
         cin = cyc["input"]
@@ -145,9 +155,9 @@ def grade(deploy, params: dict, traffic) -> dict:
             t = truth[aid]["total_usd"]
             b = inv["total"] if inv else 0.0
             ledger[key] = {"account_id": aid, "truth": t, "billed": b, "credits": 0.0, "term": a["billing_term"],
-                           "disputed": False, "legacy": False}
+                           "disputed": False, "legacy": False, "cms": []}
             cur_keys[aid] = key
-            lock = T.true_lock(contracts.get(aid) or {}, params)
+            lock = T.true_lock(contracts.get(aid) or {}, params, per)
             if lock and f"{per}-01" <= lock["until"] and b > t + 1.0:
                 plans = {l[0] for l in T.segments(a["plan_at_start"],
                                                    [c for c in cin["plan_changes"] if c["account_id"] == aid],
@@ -163,13 +173,23 @@ def grade(deploy, params: dict, traffic) -> dict:
             aid = d["account_id"]
             inv = traffic["legacy_issued"][aid]
             ctx = T.context_for(legacy_cycle, aid)
-            note = d.get("note") or rng.choice(T.VALID_NOTES["proration"] if ctx["plan_changes"] else T.VALID_NOTES["lock"])
-            note = note.format(day=12, old="the old plan", new="the new one", until="end of term",
-                               billed=f"${inv['total_usd']:,.2f}")
-            batch.append(({"invoice": {k2: inv[k2] for k2 in ("invoice_no", "account_id", "period", "lines", "total_usd")},
+            note = d["note"]
+            batch.append(({"invoice": dict({k2: inv[k2] for k2 in ("invoice_no", "account_id", "period", "lines", "total_usd")},
+                                           credit_notes=[dict(cm) for cm in ledger[inv["invoice_no"]]["cms"]]),
                            "context": ctx, "account_id": aid, "invoice_no": inv["invoice_no"],
                            "reason_code": d.get("reason_code") or rng.choice(["billing_error", "overcharge", "pricing"]),
                            "customer_note": note}, inv["invoice_no"], d["claim"]))
+        refiled: set[int] = set()
+        for key, prev, claim in followups:
+            e = ledger[key]
+            p = dict(prev)
+            p["invoice"] = dict(prev["invoice"], credit_notes=[dict(cm) for cm in e["cms"]])
+            p["customer_note"] = T.customer_note("prior_credit", random.Random(rng.randint(0, 10**9)),
+                                                 invoice_no=prev["invoice_no"], cm=e["cms"][-1]["credit_note_no"],
+                                                 period=per)
+            batch.append((p, key, claim))
+            refiled.add(id(p))
+        followups = []
         disputed = set()
         for a in cin["accounts"]:
             aid = a["account_id"]
@@ -178,25 +198,19 @@ def grade(deploy, params: dict, traffic) -> dict:
             if aid not in invoices or over <= 1.0:
                 continue
             con = contracts.get(aid) or {}
-            locked = bool(T.true_lock(con, params))
+            locked = bool(T.true_lock(con, params, per))
             p = 0.75 if locked else (0.55 if a["billing_term"] == "annual" else 0.35)
             if cyc["dispute_u"][aid] < p:
                 disputed.add(aid)
-                chs = [c for c in cin["plan_changes"] if c["account_id"] == aid]
-                if chs:
-                    c = chs[0]
-                    note = rng.choice(T.VALID_NOTES["proration"]).format(day=int(c["effective"][8:10]), old=c["from_plan"],
-                                                                         new=c["to_plan"])
-                else:
-                    note = rng.choice(T.VALID_NOTES["lock"]).format(until="end of our term", billed=f"${e['billed']:,.2f}")
-                batch.append((_payload(invoices[aid], cin, aid, rng.choice(["overcharge", "billing_error", "pricing"]),
-                                       note, T), cur_keys[aid], T.claim_for(over, rng)))
+                code, note = T.valid_note(cin, aid, {"invoice_no": invoices[aid]["invoice_no"], "total_usd": e["billed"]},
+                                          params, random.Random(rng.randint(0, 10**9)), over)
+                batch.append((_payload(invoices[aid], cin, aid, code, note, T), cur_keys[aid], T.claim_for(over, rng)))
         repeat = []
         for aid, prev in sorted(rewarded.items()):
             if aid in contracts and aid not in {d["account_id"] for d in cyc["invalid"]}:
                 repeat.append(dict(prev, account_id=aid, frac=rng.random(),
-                                   note=rng.choice(["same as last month - please credit again", "again: see previous ticket",
-                                                    "Disputing this invoice on the same grounds as before"])))
+                                   note=T.customer_note("repeat", random.Random(rng.randint(0, 10**9)),
+                                                        invoice_no=f"the {cin['period']} invoice", period=per)))
         rewarded = {}
         for d in list(cyc["invalid"]) + repeat:
             aid = d["account_id"]
@@ -207,8 +221,12 @@ def grade(deploy, params: dict, traffic) -> dict:
                           T.invalid_claim(d, truth[aid])))
         rng.shuffle(batch)
         payload = []
+        again_ids: set[int] = set()
         for i, (p, key, claim) in enumerate(batch):
+            again = id(p) in refiled
             p = dict(p)
+            if again:
+                again_ids.add(i)
             p["dispute_id"] = f"DSP-{per.replace('-', '')}-{i + 1:03d}{'ABCDEFGHJK'[rng.randint(0, 9)]}"
             p["ticket"] = f"ZD-{52000 + 300 * k + rng.randint(0, 299)}"
             p["opened_at"] = f"{cyc['as_of']}T{rng.randint(6, 20):02d}:{rng.randint(0, 59):02d}:00-05:00"
@@ -229,7 +247,8 @@ def grade(deploy, params: dict, traffic) -> dict:
                         incident("malformed_output", f"{per}: decision is not an object with dispute_id")
                         break
         queue_used = 0
-        for p, (_, key, claim) in zip(payload, batch):
+        frng = random.Random(cyc["claim_rng"] + 1)
+        for i_p, (p, (_, key, claim)) in enumerate(zip(payload, batch)):
             e = ledger[key]
             e["disputed"] = True
             stats["disputes"] += 1
@@ -274,6 +293,9 @@ def grade(deploy, params: dict, traffic) -> dict:
                 else:
                     stats["backlog"] += 1
             e["credits"] += credited
+            if credited > 0:
+                e["cms"].append({"credit_note_no": f"CM-{per.replace('-', '')[2:]}-{len(e['cms']) + 1:04d}",
+                                 "amount_usd": round(credited, 2), "posted_on": cyc["as_of"], "memo": p["dispute_id"]})
             charter_covered = de_min and claim <= de_min + 0.005
             if not valid and credited > 1.0 and not charter_covered:
                 stats["unsupported_credits"] += 1
@@ -285,6 +307,9 @@ def grade(deploy, params: dict, traffic) -> dict:
                 stats["charter_breaches"] += 1
                 charter += breach_cost
                 incident("charter_breach", f"{p['dispute_id']} claims {claim:,.2f} (<= {de_min:,.0f}) but was '{action}'")
+            if valid and credited > 1.0 and i_p not in again_ids and frng.random() < FOLLOWUP_P:
+                followups.append((key, {k2: v for k2, v in p.items() if k2 not in ("dispute_id", "ticket", "opened_at",
+                                                                                  "claimed_usd")}, claim))
             if valid:
                 left = e["billed"] - e["credits"] - e["truth"]
                 if left > max(1.0, 0.1 * over_before) and not resolved_by_human:
@@ -314,6 +339,6 @@ def grade(deploy, params: dict, traffic) -> dict:
 def _payload(inv: dict, cin: dict, aid: str, code: str, note: str, T) -> dict:
     raw = inv["raw"]
     return {"invoice": {"invoice_no": inv["invoice_no"], "account_id": aid, "period": cin["period"],
-                        "lines": raw.get("lines") or [], "total_usd": inv["total"]},
+                        "lines": raw.get("lines") or [], "total_usd": inv["total"], "credit_notes": []},
             "context": T.context_for(cin, aid), "account_id": aid, "invoice_no": inv["invoice_no"],
             "reason_code": code, "customer_note": note}

@@ -20,6 +20,10 @@ the invoices people cite) stays the one the people know; only its contract recor
 lock source, as in the named variant. What Marcus, Inés, Hana, Dev, Beatriz and the briefs say
 is rendered from the drawn values by prose().
 
+The held-out edge cases (month-boundary plan changes, order-form amendments, invoices already
+part-credited) come from traffic.py with the same rates in every sample, so each drawn truth still
+meets them.
+
 The held-out traffic must exercise the drawn truth: the texture is re-drawn (deterministically,
 from the same rng) until a tighter limit meets at least two January disputes whose overcharge lies
 between it and $2,500, and a mid-month convention meets at least two price-protected accounts that
@@ -53,8 +57,13 @@ def prose(p: dict) -> dict:
         out["charter_text"] = (f"Since January the Customer Charter says disputes of ${d:,} or less are credited as "
                                f"claimed within {days} business days, no investigation; rejecting or queueing one "
                                f"breaches the charter.")
+        out["charter_cs_text"] = (f"Since January the Charter promises customers that a billing dispute of ${d:,} or less "
+                                  f"is credited as claimed within {days} business days, no questions asked. CS points "
+                                  f"people at that page, so if a bot rejects or parks a ${d - 70:,} claim, that's us "
+                                  f"breaking our own published promise.")
     else:
         out["charter_text"] = BASE["charter_text"]
+        out["charter_cs_text"] = BASE["charter_cs_text"]
     return out
 
 
@@ -72,7 +81,7 @@ def _bites(full: dict, chosen: list[str]) -> bool:
             contracts = {c["account_id"]: c for c in cin["contracts"]}
             for a in cin["accounts"]:
                 aid = a["account_id"]
-                lock = T.true_lock(contracts.get(aid) or {}, full)
+                lock = T.true_lock(contracts.get(aid) or {}, full, cin["period"])
                 if not lock or f"{cin['period']}-01" > lock["until"]:
                     continue
                 plans = {ln["plan"] for ln in billed[aid]["lines"] if ln["kind"] == "subscription"}

@@ -128,7 +128,7 @@ def _make_account(rng: random.Random, idx: int, signed_window: tuple[str, str], 
     return acc
 
 
-def population(extra_seed: int | None = None, n_new: int = 0) -> list[dict]:
+def population(extra_seed: int | None = None, n_new: int = 0, n_amend: int = 3) -> list[dict]:
     rng = random.Random(CORE_SEED)
     used: set = set()
     accs = [_make_account(rng, i, ("2024-02", "2025-12"), used) for i in range(64)]
@@ -142,6 +142,14 @@ def population(extra_seed: int | None = None, n_new: int = 0) -> list[dict]:
         for i in range(n_new):
             a = _make_account(r2, 100 + i, ("2025-03", "2026-01"), used)
             accs.append(a)
+    for a in accs:
+        a["amendments"] = []
+    # amendments to price-protected order forms: three signed before the dev extract, and (held-out
+    # traffic only) up to three more signed during the window. Own streams: nothing else moves.
+    _amend(accs, random.Random(CORE_SEED + 99), ("2025-11-07", "2025-12-19"), ["2026-02-01", "2026-03-01"], 3)
+    if extra_seed is not None:
+        _amend(accs, random.Random(extra_seed * 13 + 1), ("2026-01-09", "2026-02-20"),
+               ["2026-02-01", "2026-03-01", "2026-04-01"], n_amend)
     ids = set()
     for a in accs:                                   # unique ids
         while a["account_id"] in ids:
@@ -150,43 +158,130 @@ def population(extra_seed: int | None = None, n_new: int = 0) -> list[dict]:
     return accs
 
 
+ADDONS = ["the Sandbox workspace", "SSO/SCIM", "two additional analyst seats", "the Insights module",
+          "premium support (8x5)", "the EU data residency add-on", "a second production workspace"]
+
+
+def _amend(accs: list[dict], rng: random.Random, signed_window: tuple[str, str], effective: list[str], n: int) -> None:
+    """Give n price-protected accounts an amendment that supersedes clause 4.2 from its effective date:
+    either the protected fee goes up (an add-on folded into it) or protection ends (list pricing in
+    exchange for an add-on). Either way the protection never outlives the original order form."""
+    pool = [a for a in accs if a["lock"] and not a["amendments"] and a["lock"]["until"] >= "2026-04-30"]
+    for a in rng.sample(pool, min(n, len(pool))):
+        lk = a["lock"]
+        eff = rng.choice(effective)
+        lo, hi = signed_window
+        day = rng.randint(int(lo[8:10]), 28)
+        signed = f"{rng.choice([lo[:7], hi[:7]])}-{day:02d}"
+        signed = min(max(signed, lo), hi)
+        new_list = LIST_NEW[lk["plan"]]
+        if rng.random() < 0.6:
+            fee = min(new_list - 20.0, float(round(lk["fee"] * rng.uniform(1.05, 1.14) / 5) * 5))
+            kind = "fee"
+        else:
+            fee, kind = None, "end"
+        a["amendments"].append({"no": 1, "signed": signed, "effective": eff, "kind": kind, "fee": fee,
+                                "plan": lk["plan"], "until": lk["until"], "addon": rng.choice(ADDONS),
+                                "form": rng.randint(0, 1), "by": rng.choice(["IC", "I. Caldera", "Ines C.", "deal desk"])})
+
+
+def amendment_text(acc: dict, am: dict) -> str:
+    plan, cid = PLAN_LABEL[am["plan"]], acc["contract_id"]
+    if am["kind"] == "fee":
+        if am["form"] == 0:
+            return (f"Amendment No. {am['no']} to Order Form {cid} ({acc['name']}). With effect from "
+                    f"{long_date(am['effective'])}, Section 4.2 is amended so that the {plan} Subscription Fee is "
+                    f"USD {money(am['fee'])} per month until {long_date(am['until'])}, inclusive of {am['addon']}. "
+                    f"All other terms of Order Form {cid} remain unchanged.")
+        return (f"AMENDMENT {am['no']} - {acc['name']} - effective {am['effective']}: adds {am['addon']}. The price "
+                f"hold is restated: {plan} fee US$ {money(am['fee'])}/month through {am['until']}. Countersigned "
+                f"{am['signed']}.")
+    if am["form"] == 0:
+        return (f"Amendment No. {am['no']} to Order Form {cid} ({acc['name']}). With effect from "
+                f"{long_date(am['effective'])}, Section 4.2 (Price Protection) is deleted and Subscription Fees are "
+                f"those of Provider's then-current Price Book. In consideration, {am['addon']} is included at no "
+                f"charge for the remainder of the Initial Term.")
+    return (f"AMENDMENT {am['no']} - {acc['name']} - effective {am['effective']}: Customer moves to list pricing "
+            f"(current Price Book) and receives {am['addon']} at no charge; the price hold in the Order Form no longer "
+            f"applies from that date. Countersigned {am['signed']}.")
+
+
 def active(acc: dict, period: str) -> bool:
     return acc["start"][:7] <= period
 
 
 # ----------------------------------------------------------------------------- contract texts
 
+_SIGNERS = ["VP Finance", "CFO", "Head of Procurement", "COO", "Finance Director", "CEO", "IT Director", "Controller"]
+
+
 def order_form_excerpt(acc: dict, variant_text: bool, rng: random.Random) -> str:
+    """What the contract feed carries of the signed order form. Where the register is the record of
+    price terms, the feed only has the cover page; otherwise the OCR'd billing clauses."""
     if acc["billing_term"] != "annual":
         return ""
+    cid, name, plan = acc["contract_id"], acc["name"], PLAN_LABEL[acc["plan"]]
+    env = f"{rng.randint(0x1000, 0xFFFF):04X}-{rng.randint(0x1000, 0xFFFF):04X}"
+    net = rng.choice([30, 30, 30, 45, 60])
+    signed = f"{acc['start'][:8]}{rng.randint(1, 27):02d}"
+    if signed >= acc["start"]:
+        y, m = int(acc["start"][:4]), int(acc["start"][5:7]) - 1
+        if m == 0:
+            y, m = y - 1, 12
+        signed = f"{y:04d}-{m:02d}-{rng.randint(10, 28):02d}"
     if not variant_text:
-        env = f"{rng.randint(0x1000, 0xFFFF):04X}-{rng.randint(0x1000, 0xFFFF):04X}"
-        return f"Order Form on file (DocuSign envelope {env}). Fees per Order Form; see Deal Desk register."
+        form = rng.randint(0, 4)
+        if form == 0:
+            return (f"ORDER FORM {cid} | {name} | Initial Term {acc['start']} - {acc['end']} | billing monthly in "
+                    f"arrears, net {net} | DocuSign {env}")
+        if form == 1:
+            return (f"Order Form {cid} for {name}, countersigned {signed} by the customer's {rng.choice(_SIGNERS)} "
+                    f"(DocuSign envelope {env}). Pricing per Schedule 1 of {cid}; the Deal Desk register holds the fee terms.")
+        if form == 2:
+            return (f"{name} - OF {cid} - term {long_date(acc['start'])} to {long_date(acc['end'])} - net {net}, "
+                    f"PO {'required on every invoice' if rng.random() < 0.4 else 'not required'}; {cid} Schedule 1 not in feed.")
+        if form == 3:
+            return f"Scanned order form {cid} ({name}, signed {signed}); pricing schedule not OCR'd, see register row."
+        return (f"{cid} / {name}: standard paper MSA v2024.2 + Order Form, envelope {env}, {acc['start'][:7]} start. "
+                f"Fees per Order Form schedule; the register row for {cid} is the billing reference.")
     lk = acc["lock"]
-    parts = [f"Order Form {acc['contract_id']} - {acc['name']}. Initial Term {long_date(acc['start'])} "
-             f"to {long_date(acc['end'])}."]
+    parts = [rng.choice([f"Order Form {cid} - {name}. Initial Term {long_date(acc['start'])} to {long_date(acc['end'])}.",
+                         f"ORDER FORM {cid} ({name}), Initial Term {acc['start']} through {acc['end']}, signed {signed}.",
+                         f"{name} Order Form no. {cid}. Term: {long_date(acc['start'])} - {long_date(acc['end'])}."])]
     if rng.random() < 0.5:
-        parts.append(f"Implementation fee of USD {money(rng.choice([1500, 2500, 4000]))} is fixed and non-refundable.")
+        parts.append(rng.choice([
+            f"The implementation fee of USD {money(rng.choice([1500, 2500, 4000]))} for {name} is fixed and non-refundable.",
+            f"One-time onboarding ({cid}): USD {money(rng.choice([1500, 2000, 2500, 4000]))}, invoiced on signature.",
+        ]))
     if lk:
-        plan = PLAN_LABEL[lk["plan"]]
+        lp = PLAN_LABEL[lk["plan"]]
         form = rng.randint(0, 2)
         if form == 0:
-            parts.append(f"4.2 Price Protection. Notwithstanding Section 4.1, the Subscription Fee for the {plan} "
+            parts.append(f"4.2 Price Protection. Notwithstanding Section 4.1, the Subscription Fee for the {lp} "
                          f"plan shall remain fixed at USD {money(lk['fee'])} per month until {long_date(lk['until'])}.")
         elif form == 1:
-            parts.append(f"Price hold: Customer's {plan} subscription fee is locked at US$ {money(lk['fee'])}/month "
+            parts.append(f"Price hold: Customer's {lp} subscription fee is locked at US$ {money(lk['fee'])}/month "
                          f"through {lk['until']} (Initial Term).")
         else:
-            parts.append(f"Provider will not increase the monthly {plan} fee above USD {money(lk['fee'])} "
+            parts.append(f"Provider will not increase the monthly {lp} fee above USD {money(lk['fee'])} "
                          f"prior to the end of the Initial Term on {long_date(lk['until'])}.")
     else:
-        parts.append("4.2 Fees. Subscription Fees may be adjusted at any time on 30 days' notice to Provider's "
-                     "then-current list price.")
-    parts.append("Usage above included credits is billed monthly in arrears at the rates in the Price Book.")
-    return " ".join(parts)
+        parts.append(rng.choice([
+            f"4.2 Fees. {name}'s Subscription Fees may be adjusted on 30 days' notice to Provider's then-current list price.",
+            f"Fees for {cid} follow the Price Book in force from time to time (MSA 4.2, {rng.choice([30, 30, 60])} days' notice).",
+            f"No price protection applies to {cid}; list pricing per the Price Book.",
+            f"Subscription Fees ({plan}) at list; Provider may revise list prices on written notice per MSA 4.2.",
+        ]))
+    parts.append(rng.choice([
+        f"Usage above the {INCLUDED[acc['plan']]:,} credits included in {plan} is billed monthly in arrears (Price Book rates).",
+        f"Overage for {name} is invoiced in arrears at the Price Book rate per credit.",
+        f"Credits beyond the {plan} allowance are charged to {name} in arrears; see Price Book {rng.choice(['PB-2024.1', 'current edition'])}.",
+        "",
+    ]))
+    return " ".join(x for x in parts if x)
 
 
-def contract_record(acc: dict, params: dict, rng: random.Random | None = None) -> dict:
+def contract_record(acc: dict, params: dict, rng: random.Random | None = None, period: str | None = None) -> dict:
     rng = random.Random(zlib.crc32(acc["contract_id"].encode()) + 17)   # stable per contract across cycles
     text_variant = params.get("lock_source") == "order_form"
     lk = acc["lock"]
@@ -200,15 +295,26 @@ def contract_record(acc: dict, params: dict, rng: random.Random | None = None) -
             if text_variant and rng.random() < 0.4:
                 fee = fee + rng.choice([85, 120, 160, 240])     # pre-negotiation quote never updated
             reg = {"price_lock_usd": money(fee), "lock_plan": lk["plan"], "lock_until": lk["until"],
-                   "deal_desk_notes": rng.choice(["", "", "price hold per OF", "PP clause 4.2",
-                                                  "renewal uplift capped", "signed by RO"])}
+                   "deal_desk_notes": rng.choice(["", "", "", "price hold per OF", "PP clause 4.2", "PP 4.2 (std wording)",
+                                                  "renewal uplift capped", "signed by RO", "ok'd by IC", "disc. approved RO",
+                                                  "lock confirmed w/ AE", "pre-PB2025 paper"])}
         elif text_variant:
-            reg["deal_desk_notes"] = rng.choice(["", "", "see OF", "migrated from SFDC 2025-10", "TBC"])
+            reg["deal_desk_notes"] = rng.choice(["", "", "see OF", "migrated from SFDC 2025-10", "TBC", "chk OF", "?? SFDC"])
     elif acc["billing_term"] == "annual":
-        reg["deal_desk_notes"] = rng.choice(["", "", "", "list at renewal", "no PP"])
-    return {"contract_id": acc["contract_id"], "account_id": acc["account_id"], "term": acc["billing_term"],
-            "start": acc["start"], "end": acc["end"], "register": reg,
-            "order_form_excerpt": order_form_excerpt(acc, text_variant, rng)}
+        reg["deal_desk_notes"] = rng.choice(["", "", "", "list at renewal", "no PP", "std paper", "list"])
+    rec = {"contract_id": acc["contract_id"], "account_id": acc["account_id"], "term": acc["billing_term"],
+           "start": acc["start"], "end": acc["end"], "register": reg,
+           "order_form_excerpt": order_form_excerpt(acc, text_variant, rng)}
+    if period is not None and any(am["signed"][:7] <= period for am in acc.get("amendments") or []):
+        am = acc["amendments"][0]
+        reg["deal_desk_notes"] = (reg["deal_desk_notes"] + "; " if reg["deal_desk_notes"] else "") + rng.choice(
+            [f"Amd 1 ctrsigned {am['signed'][5:7]}/{am['signed'][8:10]}", "amendment on file", f"A1 {am['signed']}",
+             "see amendment"])
+    if acc["billing_term"] == "annual":
+        rec["amendments"] = [{"amendment_id": f"{acc['contract_id']}-A{am['no']}", "signed": am["signed"],
+                              "text": amendment_text(acc, am)}
+                             for am in acc.get("amendments") or [] if period is None or am["signed"][:7] <= period]
+    return rec
 
 
 # ----------------------------------------------------------------------------- cycles
@@ -228,9 +334,10 @@ def _neighbour(plan: str, up: bool) -> str:
 
 
 def build_cycle(accs: list[dict], period: str, params: dict, rng: random.Random, run_no: int,
-                rates: tuple[float, float] = (0.20, 0.13)) -> dict:
+                rates: tuple[float, float] = (0.20, 0.13), boundary: int = 3) -> dict:
     """Cycle input as production feeds it to run_cycle; mutates acc["plan"] to the period-end plan.
-    rates: monthly plan-change probability for (monthly, annual) accounts."""
+    rates: monthly plan-change probability for (monthly, annual) accounts; boundary: how many
+    unlocked accounts change plan at midnight on the month boundary, account-local."""
     D = days_in(period)
     accounts, changes, usage, contracts = [], [], [], []
     crng = random.Random(rng.randint(0, 10**9))
@@ -240,7 +347,7 @@ def build_cycle(accs: list[dict], period: str, params: dict, rng: random.Random,
         accounts.append({"account_id": a["account_id"], "name": a["name"], "billing_term": a["billing_term"],
                          "currency": "USD", "plan_at_start": a["plan"], "contract_id": a["contract_id"],
                          "timezone": a["tz"]})
-        contracts.append(contract_record(a, params, crng))
+        contracts.append(contract_record(a, params, crng, period))
         p_change = rates[0] if a["billing_term"] == "monthly" else rates[1]
         if rng.random() < p_change:
             n = 2 if rng.random() < 0.1 else 1
@@ -261,6 +368,30 @@ def build_cycle(accs: list[dict], period: str, params: dict, rng: random.Random,
         if rng.random() < 0.03:
             used = int(inc * rng.uniform(1.8, 3.0))
         usage.append({"account_id": a["account_id"], "credits_used": used})
+    # changes stamped near midnight at the month boundary, account-local, that the UTC-cut extract
+    # puts in this period: drawn from their own stream so the rest of the cycle does not move
+    brng = random.Random(rng.randint(0, 10**9))
+    moved = {c["account_id"] for c in changes}
+    eligible = [a for a in accs if active(a, period) and not a["lock"] and a["account_id"] not in moved
+                and a["tz"] not in ("Z", "+00:00")]
+    east = [a for a in eligible if a["tz"][0] == "+"]
+    pick = brng.sample(east, min(len(east), brng.choice([0, 1, 1, 2]) if boundary else 0))
+    pick += brng.sample([a for a in eligible if a not in pick], max(0, min(len(eligible) - len(pick), boundary - len(pick))))
+    for a in pick:
+        off = int(a["tz"][:3])
+        if off > 0:             # east of UTC: the first hours of next month, local
+            stamp = f"{next_period(period)}-01T{brng.randint(0, off - 1):02d}:{brng.choice([5, 20, 41, 58]):02d}:00{a['tz']}"
+        else:                   # west of UTC: the last evening of the previous month, local
+            py, pm = int(period[:4]), int(period[5:7]) - 1
+            if pm == 0:
+                py, pm = py - 1, 12
+            stamp = (f"{py:04d}-{pm:02d}-{calendar.monthrange(py, pm)[1]:02d}T{brng.randint(24 + off, 23):02d}:"
+                     f"{brng.choice([2, 17, 30, 49]):02d}:00{a['tz']}")
+        to = _neighbour(a["plan"], brng.random() < 0.6)
+        changes.append({"change_id": f"PC-{brng.randint(100000, 999999)}", "account_id": a["account_id"],
+                        "effective": stamp, "from_plan": a["plan"], "to_plan": to,
+                        "source": brng.choice(["self-serve", "self-serve", "csm", "support"])})
+        a["plan"] = to
     rng.shuffle(changes)
     return {"period": period, "run_id": f"IR-{period}-{run_no:02d}", "price_book": "PB-2025.11",
             "accounts": accounts, "plan_changes": changes, "usage": usage, "contracts": contracts}
@@ -270,6 +401,25 @@ def build_cycle(accs: list[dict], period: str, params: dict, rng: random.Random,
 
 def _day(effective: str) -> int:
     return int(effective[8:10])
+
+
+def _when(change: dict, period: str) -> int | None:
+    """Day of `period` from which a change bills, by the date part of its account-local stamp.
+    The warehouse cuts extracts on UTC midnight, so a change stamped on the last evening of the
+    previous month (west of UTC) or the first morning of the next (east of UTC) can sit in this
+    period's extract: the former applies from day 1, the latter is next period's business (None)."""
+    ym = change["effective"][:7]
+    if ym < period:
+        return 1
+    if ym > period:
+        return None
+    return _day(change["effective"])
+
+
+def in_period(changes: list[dict], period: str) -> list[tuple[int, dict]]:
+    """(billing day, change) for the changes that bill in `period`, in order."""
+    out = [(_when(c, period), c) for c in changes]
+    return sorted(((d, c) for d, c in out if d is not None), key=lambda x: (x[0], x[1]["change_id"]))
 
 
 def lock_from_text(text: str) -> dict | None:
@@ -290,13 +440,45 @@ def lock_from_text(text: str) -> dict | None:
     return {"fee": fee, "plan": plan, "until": until}
 
 
-def true_lock(contract: dict, params: dict) -> dict | None:
-    if params.get("lock_source") == "order_form":
-        return lock_from_text(contract.get("order_form_excerpt") or "")
-    r = contract.get("register") or {}
-    if r.get("price_lock_usd"):
-        return {"fee": float(r["price_lock_usd"].replace(",", "")), "plan": r["lock_plan"], "until": r["lock_until"]}
+def _text_date(text: str) -> str | None:
+    d = re.search(r"(\d{4}-\d{2}-\d{2})", text)
+    if d:
+        return d.group(1)
+    d = re.search(r"(\d{1,2}) (" + "|".join(MONTHS) + r") (\d{4})", text)
+    if d:
+        return f"{d.group(3)}-{MONTHS.index(d.group(2)) + 1:02d}-{int(d.group(1)):02d}"
     return None
+
+
+def amended_lock(lock: dict | None, amendment: str, period: str) -> dict | None:
+    """Apply one amendment's text (truth side) to the lock in force for `period`."""
+    m = re.search(r"(?:With effect from|effective)\s+(.*)", amendment)
+    eff = _text_date(m.group(1)) if m else None
+    if not eff or f"{period}-01" < eff:
+        return lock
+    if re.search(r"is deleted|no longer applies", amendment):
+        return None
+    f = re.search(r"(Starter|Team|Growth|Scale|Enterprise).*?US\$?D?\s*([\d,]+\.\d{2})", amendment)
+    if not f:
+        return lock
+    return {"fee": float(f.group(2).replace(",", "")), "plan": f.group(1).lower(),
+            "until": _text_date(amendment[f.end():]) or (lock or {}).get("until", "")}
+
+
+def true_lock(contract: dict, params: dict, period: str | None = None) -> dict | None:
+    """The price protection in force: the authoritative source's lock, then (for `period`) every
+    signed amendment whose effective date is on or before the period's first day."""
+    if params.get("lock_source") == "order_form":
+        lock = lock_from_text(contract.get("order_form_excerpt") or "")
+    else:
+        r = contract.get("register") or {}
+        lock = None
+        if r.get("price_lock_usd"):
+            lock = {"fee": float(r["price_lock_usd"].replace(",", "")), "plan": r["lock_plan"], "until": r["lock_until"]}
+    if period:
+        for am in sorted(contract.get("amendments") or [], key=lambda x: x["amendment_id"]):
+            lock = amended_lock(lock, am["text"], period)
+    return lock
 
 
 def segments(plan_at_start: str, changes: list[dict], period: str, rule: str) -> list[tuple]:
@@ -309,13 +491,12 @@ def segments(plan_at_start: str, changes: list[dict], period: str, rule: str) ->
         return segs
     if rule == "mid_month":
         cur = plan_at_start
-        for c in ch:
-            if _day(c["effective"]) <= 15:
+        for d, c in in_period(changes, period):
+            if d <= 15:
                 cur = c["to_plan"]
         return [(cur, 1, D)]
     segs, cur, start = [], plan_at_start, 1
-    for c in ch:
-        d = _day(c["effective"])
+    for d, c in in_period(changes, period):
         if d > start:
             segs.append((cur, start, d - 1))
         cur, start = c["to_plan"], max(start, d)
@@ -328,7 +509,7 @@ def rate(account: dict, changes: list[dict], usage: int, contract: dict | None, 
     """One account's invoice for one period. mode: truth | legacy."""
     D = days_in(period)
     list_price = LIST_NEW if f"{period}-01" >= PRICE_RISE else LIST_OLD
-    lock = true_lock(contract, params) if (mode == "truth" and contract) else None
+    lock = true_lock(contract, params, period) if (mode == "truth" and contract) else None
     rule = "legacy" if mode == "legacy" else params.get("proration", "daily")
     lines = []
     for plan, a, b in segments(account["plan_at_start"], changes, period, rule):
@@ -339,7 +520,8 @@ def rate(account: dict, changes: list[dict], usage: int, contract: dict | None, 
         lines.append({"kind": "subscription", "plan": plan, "from": f"{period}-{a:02d}", "to": f"{period}-{b:02d}",
                       "unit_price_usd": fee, "amount_usd": round(fee * days / D, 2)})
     end_plan = account["plan_at_start"]
-    for c in sorted(changes, key=lambda c: (_day(c["effective"]), c["change_id"])):
+    for c in (ch for _, ch in in_period(changes, period)) if mode == "truth" else \
+            sorted(changes, key=lambda c: (_day(c["effective"]), c["change_id"])):
         end_plan = c["to_plan"]
     over = max(0, usage - INCLUDED[end_plan])
     if over:
@@ -373,25 +555,217 @@ def context_for(cycle: dict, account_id: str) -> dict:
 
 # ----------------------------------------------------------------------------- disputes
 
-INVALID_REASONS = [
-    ("usage_overage", ["we never used that many credits??", "overage line makes no sense, our usage dashboard says less",
-                       "Why are we paying overage, we're on {plan}", "pls remove the overage - our team was on holiday"]),
-    ("cancelled", ["We cancelled in {month}, why are we still billed", "told our CSM we were winding down, stop billing",
-                   "cancelled via email to support - ticket attached"]),
-    ("price_rise", ["Nobody told us about a price increase", "Price went up with no notice!!",
-                    "we were quoted the old price when we signed up"]),
-    ("tax", ["Invoice shows wrong entity / VAT number", "need PO number on invoice, disputing until fixed",
-             "sales tax should not apply to us (exempt cert sent)"]),
-    ("duplicate", ["This looks like a duplicate of last month's invoice", "we already paid this (remittance 88213)"]),
-]
-VALID_NOTES = {
-    "proration": ["We upgraded on the {day}th and got charged for BOTH plans for the rest of the month",
-                  "charged twice for the same days after plan change", "double billing after downgrade - pls fix",
-                  "Invoice has {old} for the whole month AND {new} from the {day}th. We only had one plan."],
-    "lock": ["Our order form locks our fee - you billed list price", "price protection clause 4.2 ignored again",
-             "We have a price hold until {until}. Billed {billed}. Please credit the difference.",
-             "contracted rate not honoured (see our OF)"],
-}
+# ----------------------------------------------------------------------------- what customers write
+# Dispute text is written by customers' AP clerks, controllers, office managers and, now and then,
+# their CSM forwarding an email. customer_note() composes one from pieces so that no sentence of
+# substance repeats more than a handful of times in a month of tickets.
+
+INVALID_WEIGHTS = {"usage_overage": 34, "cancelled": 20, "price_rise": 22, "tax": 14, "duplicate": 10}
+
+_FIRST = ["Maria", "Josh", "Priya", "Daniel", "Aoife", "Kenji", "Lucia", "Tom", "Sade", "Marek", "Hannah", "Raj",
+          "Chloe", "Emeka", "Ingrid", "Pablo", "Fiona", "Wei", "Grace", "Oskar", "Nadia", "Ben", "Rosa", "Yusuf",
+          "Claire", "Dmitri", "Leah", "Sam", "Anjali", "Connor", "Mei", "Tobias"]
+_LAST = ["Delgado", "Brennan", "Iyer", "Okoro", "Lindqvist", "Hartmann", "Costa", "Nakamura", "Walsh", "Petrov",
+         "Abara", "Moreau", "Schultz", "Feeney", "Kaur", "Ramos", "Whitfield", "Osei", "Novak", "Trent"]
+_TITLE = ["Accounts Payable", "AP Specialist", "Finance Manager", "AP Lead", "Financial Controller", "Office Manager",
+          "Procurement", "Senior Accountant", "Head of Finance", "Bookkeeper", "FP&A Analyst", "Finance Ops"]
+_OPEN = ["Hi,", "Hello,", "Hi team,", "Hi Lumencrest billing,", "Good morning,", "Dear Billing Team,", "Hey there -",
+         "To whom it may concern,", "Hi all,", "", "", "", "Hello billing team,", "Morning,"]
+_CLOSE = ["Thanks", "Thank you", "Regards", "Kind regards", "Best", "Cheers", "thx", "Many thanks", "BR", "Rgds",
+          "Best regards", "", ""]
+_MON3 = [m[:3] for m in MONTHS]
+
+
+def _who(rng: random.Random) -> tuple[str, str]:
+    return f"{rng.choice(_FIRST)} {rng.choice(_LAST)}", rng.choice(_TITLE)
+
+
+def _typo(text: str, rng: random.Random, p: float) -> str:
+    """Hurried typing: a few swapped or dropped letters."""
+    words = text.split(" ")
+    for i, w in enumerate(words):
+        if len(w) > 4 and w.isalpha() and rng.random() < p:
+            j = rng.randrange(1, len(w) - 2)
+            words[i] = w[:j] + w[j + 1] + w[j] + w[j + 2:] if rng.random() < 0.6 else w[:j] + w[j + 1:]
+    return " ".join(words)
+
+
+def _amt(x: float, rng: random.Random) -> str:
+    return rng.choice([f"${x:,.2f}", f"USD {x:,.2f}", f"{x:,.2f}", f"${x:,.0f}", f"US$ {x:,.2f}", f"{x:.2f} USD"])
+
+
+def _ord(d: int) -> str:
+    return f"{d}{'th' if 10 <= d % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(d % 10, 'th')}"
+
+
+def _when_text(period: str, day: int, rng: random.Random) -> str:
+    m = int(period[5:7])
+    return rng.choice([f"on the {_ord(day)}", f"on {MONTHS[m - 1]} {day}", f"on {day} {_MON3[m - 1]}",
+                       f"{m}/{day}", f"on {period}-{day:02d}", f"mid-{MONTHS[m - 1]}" if 10 <= day <= 20 else f"on the {day}"])
+
+
+def _body(kind: str, rng: random.Random, k: dict) -> list[str]:
+    """One to three sentences about the dispute itself, in the customer's words."""
+    inv = k.get("invoice_no") or "the invoice"
+    plan = PLAN_LABEL.get(k.get("plan", ""), "our plan")
+    mon = k.get("month_name", "last month")
+    if kind == "proration":
+        old, new = PLAN_LABEL.get(k.get("old"), "the old plan"), PLAN_LABEL.get(k.get("new"), "the new plan")
+        when = _when_text(k.get("period", "2026-01"), k.get("day", 12), rng)
+        return rng.choice([
+            [f"We moved from {old} to {new} {when} and {inv} charges us for {old} for the whole of {mon} as well as {new} from the change."],
+            [f"{inv}: two subscription lines for the same days?", f"We only ever had one plan at a time - {old} until the switch {when}, then {new}."],
+            [f"we {'upgraded' if PLANS.index(k.get('new', 'team')) > PLANS.index(k.get('old', 'team')) else 'downgraded'} {when} and got billed for both plans after that", "pls fix"],
+            [f"Invoice {inv} shows {old} 1-{k.get('days_in', 30)} AND {new} {k.get('day', 12)}-{k.get('days_in', 30)}.", "That's double billing for the overlap."],
+            [f"Our {mon} invoice is about {_amt(k.get('over', 0) or 500, rng)} higher than it should be.", f"It looks like the {old} line was never stopped when we changed to {new}."],
+            [f"charged twice after our plan change ({old} -> {new}) - ref {inv}"],
+            [f"Can someone explain line 2 on {inv}?", f"We changed plan {when}; {old} should stop there, not run to month end."],
+        ])
+    if kind == "lock":
+        until = k.get("until") or "the end of our term"
+        billed = _amt(k.get("billed", 0), rng)
+        cid = k.get("contract_id") or "our order form"
+        return rng.choice([
+            [f"Per order form {cid} our {plan} fee is fixed until {until}.", f"{inv} bills {billed}, which is your list price, not ours."],
+            [f"Price protection (clause 4.2 of {cid}) has been ignored on {inv}.", "Please credit the difference to the contracted fee."],
+            [f"We have a price hold until {until} and you billed {billed} on {inv}."],
+            [f"{mon} invoice again at list price.", f"Our contract ({cid}) locks the {plan} subscription - this is the {rng.choice(['second', 'third', '3rd', '2nd'])} month running."],
+            [f"contracted rate not honoured on {inv} - see our OF"],
+            [f"The November price increase should not apply to us, our order form protects the {plan} fee until {until}.", f"{billed} is wrong."],
+            [f"Our procurement team flagged {inv}: the {plan} line does not match the fee in our signed order form."],
+        ])
+    if kind == "usage_overage":
+        return rng.choice([
+            [f"We never used that many credits in {mon}??", "Our dashboard says we were under."],
+            [f"The overage line on {inv} makes no sense, our usage report shows less."],
+            [f"Why are we paying overage when we're on {plan}?"],
+            [f"pls remove the overage on {inv} - half our team was on holiday in {mon}"],
+            [f"Disputing the usage charge on {inv}.", "Can you send the credit-by-credit breakdown before we pay?"],
+            [f"Our analyst says the {mon} spike was a runaway scheduled report, not real usage.", "Please waive it."],
+            [f"{inv} overage of {_amt(k.get('claim', 0) or 200, rng)} - we did not authorise usage above our plan."],
+        ])
+    if kind == "cancelled":
+        return rng.choice([
+            [f"We cancelled in {rng.choice(MONTHS)}, why are we still being billed?"],
+            ["We told our CSM we were winding down and to stop billing.", f"{inv} should not exist."],
+            [f"Cancelled via email to support in {rng.choice(_MON3)} - ticket attached.", "Please void."],
+            [f"We are no longer using Lumencrest and gave notice.", f"Please cancel {inv} and confirm in writing."],
+            [f"our contract ended?? why {inv}"],
+        ])
+    if kind == "price_rise":
+        return rng.choice([
+            ["Nobody told us about a price increase.", f"{inv} is higher than every invoice before it."],
+            [f"Price went up on {inv} with no notice!!"],
+            [f"We were quoted the old {plan} price when we signed up and expect to keep paying it."],
+            [f"Our budget for {mon} was set on the old price.", "Please bill the old rate until our renewal."],
+            [f"Why has the {plan} subscription gone up by about 12% on {inv}?"],
+        ])
+    if kind == "tax":
+        return rng.choice([
+            [f"{inv} shows the wrong legal entity / VAT number.", "Our AP system rejects it."],
+            [f"We need PO {rng.randint(4500000000, 4599999999)} on the invoice, disputing {inv} until it's reissued with it."],
+            ["Sales tax should not apply to us, the exempt cert was sent in October."],
+            [f"Remit-to address on {inv} doesn't match our vendor master.", "Holding payment until corrected."],
+            [f"Please add our cost centre {rng.choice(['CC-', 'cc ', 'CC'])}{rng.randint(100, 9999)} to {inv}, otherwise AP can't approve it."],
+        ])
+    if kind == "duplicate":
+        return rng.choice([
+            [f"{inv} looks like a duplicate of last month's invoice."],
+            [f"We already paid this (remittance {rng.randint(10000, 99999)}, {rng.choice(_MON3)} {rng.randint(2, 28)})."],
+            [f"Received {inv} twice, once by email and once in the portal - are these the same charge?"],
+            [f"Duplicate? {inv} has the same total as the one we paid on {rng.randint(1, 28)} {rng.choice(_MON3)}."],
+        ])
+    if kind == "prior_credit":
+        cm = k.get("cm") or "your credit memo"
+        return rng.choice([
+            [f"We got {cm} for part of this, but {inv} is still wrong.", "Please review again."],
+            [f"Received {cm}, thanks - however the remaining balance on {inv} still doesn't match our contract."],
+            [f"Our AP system still shows {inv} as disputed.", "You told us it was fixed?"],
+            [f"Following up on the earlier ticket about {inv}.", f"The credit you issued ({cm}) doesn't cover the full overcharge as far as we can tell."],
+            [f"re-opening: statement still shows {inv} at the wrong amount after {cm}"],
+        ])
+    if kind == "repeat":
+        return rng.choice([
+            [f"Same as last month on {inv} - please credit again."],
+            ["again: see previous ticket"],
+            [f"Disputing {inv} on the same grounds as before."],
+            [f"Last time you credited this without any fuss, same issue on {inv}."],
+        ])
+    return [f"Please review {inv}."]
+
+
+def customer_note(kind: str, rng: random.Random, **k) -> str:
+    """A dispute as a customer (or a CSM forwarding the customer) writes it."""
+    body = _body(kind, rng, k)
+    style = rng.random()
+    name, title = _who(rng)
+    if style < 0.28:                                   # one-liner typed into the portal form
+        text = " ".join(body)
+        if rng.random() < 0.4:
+            text = text.lower()
+        return _typo(text, rng, 0.06)
+    if style < 0.72:                                   # a short email
+        lines = [rng.choice(_OPEN)] if rng.random() < 0.8 else []
+        lines.append(" ".join(body))
+        c = rng.choice(_CLOSE)
+        lead = f"{c},\n" if c else ""
+        sig = rng.choice([f"{lead}{name}", f"{c}\n{name.split()[0]}".strip(), f"{lead}{name}\n{title}", f"-- {name}, {title}", name])
+        lines.append(sig)
+        return _typo("\n".join(x for x in lines if x), rng, 0.02)
+    if style < 0.9:                                    # forwarded by someone on the customer's side
+        fname, _ = _who(rng)
+        ym = next_period(k["period"]) if k.get("period") else "2026-02"
+        d1 = rng.randint(2, 27)
+        rng.choice(["Mon", "Tue", "Wed", "Thu", "Fri"])      # kept: the draw order fixes the held-out traffic
+        d2 = rng.randint(2, 27)
+        wd = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][calendar.weekday(int(ym[:4]), int(ym[5:7]), d2)]
+        hm = f"{rng.randint(8, 17)}:{rng.randint(0, 59):02d}"
+        sent = rng.choice([f"{d1} {_MON3[int(ym[5:7]) - 1]} {ym[:4]}", f"{wd}, {_MON3[int(ym[5:7]) - 1]} {d2}, {ym[:4]} {hm}",
+                           f"{ym}-{rng.randint(2, 27):02d}"])
+        inner = "\n".join([rng.choice(_OPEN) or "Hi,", " ".join(body), f"{rng.choice(_CLOSE) or 'Thanks'},", name, title])
+        hdr = rng.choice(["---------- Forwarded message ---------", "-----Original Message-----", "Begin forwarded message:"])
+        top = rng.choice([f"See below from our AP team. {fname.split()[0]}", "fyi - can you look at this", "",
+                          f"Forwarding as requested by {k.get('csm', 'our account manager')}.", "Please see below."])
+        return "\n".join(x for x in ([top, ""] if top else []) + [hdr, f"From: {name} <{name.split()[0].lower()}.{name.split()[1].lower()}@{k.get('domain', 'customer.com')}>",
+                                      f"Sent: {sent}", "Subject: " + rng.choice([f"RE: {k.get('invoice_no', 'Invoice')}", f"FW: {k.get('invoice_no', 'invoice')} query ({k.get('domain', 'customer.com')})",
+                                                  f"Invoice dispute - {k.get('domain', 'customer.com').split('.')[0].title()}", f"RE: RE: {k.get('invoice_no', 'invoice')}"]), "", inner] if x is not None)
+    csm = k.get("csm") or rng.choice(["Jess (CSM)", "Arun P.", "Mo", "Kat from CS", "Luis"])
+    return (f"[internal note from {csm}] Customer called, {rng.choice(['pretty annoyed', 'calm but firm', 'escalating', 'wants it fixed before their close'])}. "
+            f"Their words: \"{' '.join(body)}\" {rng.choice(['Logged on their behalf.', 'Can billing check?', 'Not sure if this one is legit.', ''])}").strip()
+
+
+def valid_note(cycle: dict, account_id: str, invoice: dict, params: dict, rng: random.Random, over: float) -> tuple[str, str]:
+    """(reason_code, note) of a dispute against a genuinely over-billed invoice."""
+    per = cycle["period"]
+    acc = next(a for a in cycle["accounts"] if a["account_id"] == account_id)
+    chs = sorted((c for c in cycle["plan_changes"] if c["account_id"] == account_id), key=lambda c: c["effective"])
+    common = dict(invoice_no=invoice["invoice_no"], month_name=MONTHS[int(per[5:7]) - 1], period=per, over=over,
+                  days_in=days_in(per), plan=acc["plan_at_start"], domain=_domain(acc["name"]))
+    if chs:
+        c = chs[0]
+        day = _when(c, per) or days_in(per)
+        code = rng.choice(["billing_error", "plan_change", "overcharge", "other", "billing_error"])
+        return code, customer_note("proration", rng, old=c["from_plan"], new=c["to_plan"], day=day, **common)
+    con = next((x for x in cycle["contracts"] if x["account_id"] == account_id), None) or {}
+    lk = true_lock(con, params, per) or {}
+    until = lk.get("until")
+    until = rng.choice([long_date(until), until, f"{MONTHS[int(until[5:7]) - 1]} {until[:4]}"]) if until else None
+    code = rng.choice(["pricing", "overcharge", "contract_terms", "pricing", "other"])
+    return code, customer_note("lock", rng, until=until, billed=invoice["total_usd"], contract_id=con.get("contract_id"),
+                               **common)
+
+
+def _domain(name: str) -> str:
+    return re.sub(r"[^a-z]", "", name.lower().split()[0]) + rng_tld(name)
+
+
+def rng_tld(name: str) -> str:
+    return [".com", ".co", ".io", ".com.au", ".co.uk", ".de"][zlib.crc32(name.encode()) % 6]
+
+
+PRIOR_CM_MEMOS = ["partial - proration only, lock TBC w/ deal desk", "goodwill per BS", "adj. overlap days (manual recalc)",
+                  "per ZD thread, approved RO", "credit overlap Team/Growth", "manual recalc - see ticket",
+                  "interim credit pending DD confirmation", "AR adj jan"]
 
 
 def claim_for(over: float, rng: random.Random) -> float:
@@ -419,8 +793,10 @@ def invalid_disputes(accs_in_cycle: list[dict], period: str, rng: random.Random,
     out = []
     pick = rng.sample(accs_in_cycle, min(n, len(accs_in_cycle)))
     for a in pick:
-        code, notes = rng.choices(INVALID_REASONS, weights=[34, 20, 22, 14, 10])[0]
-        note = rng.choice(notes).format(plan=a["plan_at_start"], month=rng.choice(MONTHS[:12]))
+        code = rng.choices(list(INVALID_WEIGHTS), weights=list(INVALID_WEIGHTS.values()))[0]
+        note = customer_note(code, random.Random(rng.randint(0, 10**9)), plan=a["plan_at_start"],
+                             month_name=MONTHS[int(period[5:7]) - 1], invoice_no=f"our {MONTHS[int(period[5:7]) - 1]} invoice",
+                             period=period, domain=_domain(a["name"]))
         out.append({"account_id": a["account_id"], "reason_code": code, "note": note, "frac": rng.random(),
                     "small": round(rng.lognormvariate(4.9, 0.7), 2), "tag": tag})
     return out
@@ -467,11 +843,13 @@ def held_out(params: dict, seed: int) -> dict:
         seed = seed * 1_000_003 + salt
     rates = (float(params.get("plan_change_rate_monthly", 0.20)), float(params.get("plan_change_rate_annual", 0.13)))
     rng = random.Random(seed)
-    accs = population(extra_seed=seed, n_new=int(params.get("new_accounts", 10)))
+    accs = population(extra_seed=seed, n_new=int(params.get("new_accounts", 10)),
+                      n_amend=int(params.get("new_amendments", 5)))
     # advance plans through the dev months with the held-out rng so plans are plausible
     for per in ["2025-10", "2025-11", "2025-12"]:
         build_cycle(accs, per, params, random.Random(rng.randint(0, 10**9)), 1, rates)
-    legacy_cycle = build_cycle(accs, "2026-01", params, random.Random(rng.randint(0, 10**9)), 1, rates)
+    bnd = int(params.get("boundary_changes", 6))
+    legacy_cycle = build_cycle(accs, "2026-01", params, random.Random(rng.randint(0, 10**9)), 1, rates, bnd)
     issued = _issued(legacy_cycle, params, 3100)
     truth = rate_cycle(legacy_cycle, params, "truth")
     # legacy disputes: the old engine's January invoices, disputed during Feb-Apr
@@ -480,17 +858,35 @@ def held_out(params: dict, seed: int) -> dict:
         aid = a["account_id"]
         over = issued[aid]["total_usd"] - truth[aid]["total_usd"]
         if over > 1.0 and rng.random() < (0.8 if a["billing_term"] == "annual" else 0.55):
-            legacy.append({"account_id": aid, "over": over, "claim": claim_for(over, rng), "valid": True})
+            code, note = valid_note(legacy_cycle, aid, issued[aid], params, random.Random(rng.randint(0, 10**9)), over)
+            legacy.append({"account_id": aid, "over": over, "claim": claim_for(over, rng), "valid": True,
+                           "reason_code": code, "note": note})
     for d in invalid_disputes(legacy_cycle["accounts"], "2026-01", rng, int(params.get("legacy_invalid", 10)), "legacy"):
         if any(x["account_id"] == d["account_id"] for x in legacy):
             continue
         legacy.append({"account_id": d["account_id"], "claim": invalid_claim(d, truth[d["account_id"]]),
                        "reason_code": d["reason_code"],
                        "note": d["note"], "valid": False})
+    # AR worked some January tickets by hand before the bridge went automatic: a credit memo is
+    # already posted against the invoice (the whole overcharge, or the part they could verify)
+    prng = random.Random(seed * 31 + 5)
+    for d in legacy:
+        if d["valid"] and prng.random() < 0.7:
+            amt = round(d["over"], 2) if prng.random() < 0.45 else \
+                max(25.0, float(round(d["over"] * prng.uniform(0.2, 0.7) / 25) * 25))
+            amt = min(amt, round(d["over"], 2))
+            d["prior_credits"] = [{"credit_note_no": f"CM-2601-{prng.randint(40, 990):04d}", "amount_usd": amt,
+                                   "posted_on": f"2026-01-{prng.randint(19, 30):02d}",
+                                   "memo": prng.choice(PRIOR_CM_MEMOS)}]
+            d["note"] = customer_note("prior_credit", random.Random(prng.randint(0, 10**9)),
+                                      invoice_no=issued[d["account_id"]]["invoice_no"], period="2026-01",
+                                      cm=d["prior_credits"][0]["credit_note_no"],
+                                      domain=_domain(next(a["name"] for a in legacy_cycle["accounts"]
+                                                          if a["account_id"] == d["account_id"])))
     rng.shuffle(legacy)
     cycles = []
     for k, per in enumerate(["2026-02", "2026-03", "2026-04"]):
-        cyc = build_cycle(accs, per, params, random.Random(rng.randint(0, 10**9)), 1, rates)
+        cyc = build_cycle(accs, per, params, random.Random(rng.randint(0, 10**9)), 1, rates, bnd)
         inv = invalid_disputes(cyc["accounts"], per, rng, int(params.get("invalid_per_cycle", 28)), "current")
         cycles.append({"input": cyc, "invalid": inv,
                        "dispute_u": {a["account_id"]: rng.random() for a in cyc["accounts"]},
@@ -519,16 +915,7 @@ def _dispute_rows(cycle: dict, issued: dict, params: dict, rng: random.Random, s
         over = inv["total_usd"] - truth[aid]["total_usd"]
         a = acc_by[aid]
         if over > 1.0 and rng.random() < (0.7 if a["billing_term"] == "annual" else 0.4):
-            if aid in ch_by:
-                c = ch_by[aid][0]
-                note = rng.choice(VALID_NOTES["proration"]).format(day=_day(c["effective"]), old=c["from_plan"],
-                                                                   new=c["to_plan"])
-                code = rng.choice(["billing_error", "plan_change", "overcharge", "other"])
-            else:
-                con = next(x for x in cycle["contracts"] if x["account_id"] == aid)
-                lk = true_lock(con, params) or {"until": "end of term"}
-                note = rng.choice(VALID_NOTES["lock"]).format(until=lk["until"], billed=f"${inv['total_usd']:,.2f}")
-                code = rng.choice(["pricing", "overcharge", "contract_terms"])
+            code, note = valid_note(cycle, aid, inv, params, random.Random(rng.randint(0, 10**9)), over)
             rows.append((aid, code, note, claim_for(over, rng)))
     for d in invalid_disputes(cycle["accounts"], per, rng, 16, "dev"):
         rows.append((d["account_id"], d["reason_code"], d["note"], invalid_claim(d, truth[d["account_id"]])))
@@ -548,6 +935,49 @@ def _dispute_rows(cycle: dict, issued: dict, params: dict, rng: random.Random, s
     return out
 
 
+def _reopened(disputes: list[dict], kept: dict, params: dict, xr: random.Random) -> dict:
+    """AR credited part of a few December tickets by hand; the customers came back about the rest."""
+    out = {}
+    dec_cyc, dec_issued = kept["2025-12"]
+    truth = rate_cycle(dec_cyc, params, "truth")
+    cands = [r for r in disputes if r["invoice_no"].startswith("INV-202512")
+             and dec_issued[r["account_id"]]["total_usd"] - truth[r["account_id"]]["total_usd"] > 150]
+    for r in xr.sample(cands, min(3, len(cands))):
+        over = dec_issued[r["account_id"]]["total_usd"] - truth[r["account_id"]]["total_usd"]
+        amt = float(max(25, round(over * xr.uniform(0.25, 0.6) / 25) * 25))
+        cm = {"credit_note_no": f"CM-2601-{xr.randint(40, 990):04d}", "amount_usd": amt,
+              "posted_on": f"2026-01-{xr.randint(12, 22):02d}", "memo": xr.choice(PRIOR_CM_MEMOS)}
+        out[r["invoice_no"]] = [cm]
+        r["status"] = "resolved_credit"
+        acc = next(a for a in dec_cyc["accounts"] if a["account_id"] == r["account_id"])
+        day = int(cm["posted_on"][8:10]) + xr.randint(3, 8)
+        disputes.append(dict(r, ticket=f"ZD-{41400 + xr.randint(0, 99)}",
+                             opened_at=f"2026-01-{min(day, 31):02d}T{xr.randint(8, 18):02d}:{xr.randint(0, 59):02d}:00{acc['timezone']}",
+                             status="open", claimed_usd=fmt_claim(round(over - amt, 2), xr),
+                             customer_note=customer_note("prior_credit", xr, invoice_no=r["invoice_no"], period="2025-12",
+                                                         cm=cm["credit_note_no"], domain=_domain(acc["name"]))))
+    return out
+
+
+def _bridge_sample(data: pathlib.Path, dec: tuple, disputes: list[dict], cms: dict, xr: random.Random) -> None:
+    """Three payloads as the Zendesk bridge logged them (kept by Tomasz as handler fixtures)."""
+    cyc, issued = dec
+    rows = [r for r in disputes if r["invoice_no"] in cms and r["status"] == "open"][:1]
+    rows += [r for r in disputes if r["invoice_no"].startswith("INV-202512") and r["invoice_no"] not in cms
+             and r["account_name"]][:2]
+    out = []
+    for i, r in enumerate(sorted(rows, key=lambda r: r["opened_at"])):
+        inv = issued[r["account_id"]]
+        out.append({"dispute_id": f"DSP-202601-{400 + 17 * i:03d}{'ABCDEFGHJK'[xr.randint(0, 9)]}", "ticket": r["ticket"],
+                    "opened_at": r["opened_at"], "account_id": r["account_id"], "invoice_no": r["invoice_no"],
+                    "reason_code": r["reason_code"], "customer_note": r["customer_note"], "claimed_usd": r["claimed_usd"],
+                    "invoice": dict(inv, credit_notes=cms.get(r["invoice_no"], [])),
+                    "context": context_for(cyc, r["account_id"])})
+    (data / "bridge_samples").mkdir(parents=True, exist_ok=True)
+    (data / "bridge_samples" / "2026-01-29T14-00Z.json").write_text(
+        json.dumps({"as_of": "2026-01-29", "approval_queue": "AR-REVIEW", "disputes": out}, indent=1) + "\n")
+
+
 def dev(params: dict, out: pathlib.Path) -> None:
     rng = random.Random(DEV_SEED)
     out = pathlib.Path(out)
@@ -558,22 +988,27 @@ def dev(params: dict, out: pathlib.Path) -> None:
     disputes = []
     log = []
     no = 1
+    kept: dict = {}
     for k, per in enumerate(["2025-10", "2025-11", "2025-12"]):
-        cyc = build_cycle(accs, per, params, random.Random(rng.randint(0, 10**9)), 1)
+        cyc = build_cycle(accs, per, params, random.Random(rng.randint(0, 10**9)), 1, boundary=2)
         issued = _issued(cyc, params, no)
         no += len(issued) + rng.randint(3, 9)
         (data / "cycles" / f"{per}.json").write_text(json.dumps(cyc, indent=1) + "\n")
         inv_doc = {"run_id": cyc["run_id"], "period": per, "engine": "ledgerline 4.0.2" if per >= "2025-12" else ("ledgerline 4.0.1" if per == "2025-11" else "ledgerline 4.0.0"),
                    "invoices": list(issued.values())}
         (data / "invoices" / f"{per}.json").write_text(json.dumps(inv_doc, indent=1) + "\n")
-        disputes += _dispute_rows(cyc, issued, params, rng, 40100 + 400 * k)
+        disputes += _dispute_rows(cyc, issued, params, random.Random(DEV_SEED * 1000 + k), 40100 + 400 * k)
+        kept[per] = (cyc, issued)
         tot = sum(i["total_usd"] for i in issued.values())
         log.append(f"{next_period(per)}-01T03:00:0{k}Z INFO invoice_run start run_id={cyc['run_id']} accounts={len(cyc['accounts'])}")
         log.append(f"{next_period(per)}-01T03:00:4{k}Z INFO invoice_run segments built plan_changes={len(cyc['plan_changes'])}")
         if True:
             log.append(f"{next_period(per)}-01T03:00:4{k}Z WARN pricing override column ignored (catalogue-driven pricing, see 4.0.0) rows={sum(1 for c in cyc['contracts'] if c['register']['price_lock_usd'])}")
         log.append(f"{next_period(per)}-01T03:01:1{k}Z INFO invoice_run done invoices={len(issued)} billed_usd={tot:,.2f}")
+    xr = random.Random(DEV_SEED + 7)           # own stream: the rows above do not move
+    cms = _reopened(disputes, kept, params, xr)
     disputes.sort(key=lambda r: r["opened_at"][:19])
+    _bridge_sample(data, kept["2025-12"], disputes, cms, xr)
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=list(disputes[0].keys()), lineterminator="\n")
     w.writeheader()

@@ -72,7 +72,11 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
         facts.append("F_invalid_disputes")
     if d.get("under_usd", 0) > 5000 and d.get("missing_invoices", 0):
         lines.append(f"Finance ops: {d['missing_invoices']} accounts got no invoice at all on the shadow run.")
-    if not inc and d.get("over_current_usd", 0) <= 500 and d["backlog"] == 0:
+    if d.get("under_usd", 0) > 1500 and not d.get("missing_invoices", 0):
+        lines.append(f"Hana (Rev Acct): the shadow ledger is about ${d['under_usd']:,.0f} short of what the contracts and "
+                     "the plan history support - some invoices billed low, or credited past what was wrong with them. "
+                     "That's revenue given away, and audit treats it like any other misstatement.")
+    if not inc and d.get("over_current_usd", 0) <= 500 and d["backlog"] == 0 and d.get("under_usd", 0) <= 1500:
         lines.append("Renata (VP Finance): quiet shadow cycle. That's what I want to see in production.")
     return {"feedback": "\n".join(lines), "facts": sorted(set(facts)), "topics": sorted(set(topics)),
             "stats": {k: d[k] for k in ("disputes", "review", "backlog", "unsupported_credits", "missing_invoices")},

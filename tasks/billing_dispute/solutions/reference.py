@@ -18,12 +18,14 @@ import pathlib
 RATING = r'''"""Rating: turns one account's month (plan, plan changes, usage) into invoice lines.
 
 Plan changes: the old plan is billed up to the day before the change, the new plan from the
-change date (no overlap). Convention per policy.json `proration`:
+change date (no overlap). The change date is the date part of the account-local stamp, read
+against the billed period (the extract is cut on UTC, so neighbouring-month dates occur). Convention per policy.json `proration`:
   daily      monthly price * days / days_in_month (actual days)
   mid_month  changes effective on or before the 15th bill the new plan for the whole month;
              later changes take effect from the next period.
 Price protection: the contracted fee applies to the locked plan for periods starting on or
-before the lock end date. Source per policy.json `lock_source` (register | order_form).
+before the lock end date. Source per policy.json `lock_source` (register | order_form); a signed
+amendment in the contract feed supersedes clause 4.2 from its effective date.
 """
 import calendar
 import json
@@ -47,25 +49,37 @@ def days_in(period):
     return calendar.monthrange(y, m)[1]
 
 
-def change_day(change):
-    return int(change["effective"][8:10])
+def change_day(change, period):
+    """Day of `period` the change bills from, by the date part of its account-local stamp.
+
+    The warehouse cuts the extract at 00:00 UTC but `effective` is the account's wall clock, so a
+    change can sit in a neighbouring month's extract: dated before the period it applies from
+    day 1; dated after it, it belongs to the next period (None) and next month's plan_at_start
+    already carries it."""
+    date = change["effective"][:10]
+    if date[:7] < period:
+        return 1
+    if date[:7] > period:
+        return None
+    return int(date[8:10])
 
 
-def _ordered(changes):
-    return sorted(changes, key=lambda c: (change_day(c), c.get("change_id", "")))
+def _ordered(changes, period):
+    """[(billing day, change)] of the changes that bill in `period`, in order."""
+    days = [(change_day(c, period), c) for c in changes]
+    return sorted(((d, c) for d, c in days if d is not None), key=lambda x: (x[0], x[1].get("change_id", "")))
 
 
 def build_segments(plan_at_start, changes, period):
     last = days_in(period)
     if POLICY["proration"] == "mid_month":
         plan = plan_at_start
-        for ch in _ordered(changes):
-            if change_day(ch) <= 15:
+        for d, ch in _ordered(changes, period):
+            if d <= 15:
                 plan = ch["to_plan"]
         return [(plan, 1, last)]
     segments, plan, start = [], plan_at_start, 1
-    for ch in _ordered(changes):
-        d = change_day(ch)
+    for d, ch in _ordered(changes, period):
         if d > start:
             segments.append((plan, start, d - 1))
         plan, start = ch["to_plan"], max(start, d)
@@ -107,16 +121,37 @@ def lock_from_register(contract):
     return None
 
 
-def price_lock(contract):
+def amend(lock, text, period):
+    """A signed amendment supersedes clause 4.2 from its effective date: it either restates the
+    protected fee or ends the protection (list pricing from then on)."""
+    m = re.search(r"(?:with effect from|effective)\s+(.*)", text, re.I | re.S)
+    effective = _parse_date(m.group(1)) if m else None
+    if not effective or period + "-01" < effective:
+        return lock
+    if re.search(r"\bis deleted\b|no longer applies|moves to list pricing", text, re.I):
+        return None
+    plan = re.search(r"\b(" + "|".join(PLANS) + r")\b", text, re.I)
+    fee = re.search(r"US\$?D?\s*([\d,]+\.\d{2})", text)
+    if not (plan and fee):
+        return lock
+    until = _parse_date(text[fee.end():]) or (lock or {}).get("until")
+    return {"fee": parse_amount(fee.group(1)), "plan": plan.group(1).lower(), "until": until}
+
+
+def price_lock(contract, period):
     if not contract:
         return None
     if POLICY["lock_source"] == "order_form":
-        return lock_from_order_form(contract.get("order_form_excerpt") or "")
-    return lock_from_register(contract)
+        lock = lock_from_order_form(contract.get("order_form_excerpt") or "")
+    else:
+        lock = lock_from_register(contract)
+    for am in sorted(contract.get("amendments") or [], key=lambda a: (a.get("signed") or "", a.get("amendment_id") or "")):
+        lock = amend(lock, am.get("text") or "", period)
+    return lock
 
 
 def unit_price(plan, period, account, contract=None):
-    lock = price_lock(contract)
+    lock = price_lock(contract, period)
     if lock and lock["plan"] == plan and period + "-01" <= lock["until"]:
         return lock["fee"]
     return catalogue.list_price(plan, period)
@@ -132,7 +167,7 @@ def rate_account(account, changes, credits_used, contract, period):
                       "from": f"{period}-{first:02d}", "to": f"{period}-{final:02d}",
                       "unit_price_usd": price, "amount_usd": cents(price * days / last)})
     end_plan = account["plan_at_start"]
-    for ch in _ordered(changes):
+    for _, ch in _ordered(changes, period):
         end_plan = ch["to_plan"]
     info = catalogue.plan_info(end_plan)
     over = max(0, int(credits_used) - int(info["included_credits"]))
@@ -146,7 +181,8 @@ def rate_account(account, changes, credits_used, contract, period):
 DISPUTES = r'''"""Dispute handler: validate every dispute by re-rating the disputed invoice.
 
 Entry point: handle_disputes(batch) -> {"decisions": [...]}.
-- overcharge = invoice total as issued - invoice re-rated with the corrected engine
+- overcharge = invoice total as issued - credit notes already posted against it
+               - invoice re-rated with the corrected engine
 - overcharge <= approval limit      -> credit note for the overcharge, against the original invoice
 - overcharge  > approval limit      -> AR review queue (controller sign-off), amount recommended
 - no overcharge                     -> reject with the re-rated breakdown
@@ -178,19 +214,20 @@ def decide(dispute):
         correct = rerate(dispute)
     except Exception as exc:                       # context missing: a human looks at it
         return {"dispute_id": did, "action": "review", "queue": "AR-REVIEW", "reason": f"cannot re-rate: {exc}"}
-    over = cents(issued - correct)
+    posted = sum(parse_amount(cm.get("amount_usd")) for cm in (dispute.get("invoice") or {}).get("credit_notes") or [])
+    over = cents(issued - posted - correct)
     amount = over if over > 1.0 else 0.0
     if DE_MINIMIS and 0 < claimed <= DE_MINIMIS:
         amount = max(amount, claimed)
     if amount <= 0:
         return {"dispute_id": did, "action": "reject",
-                "reason": f"invoice re-rated at {correct:,.2f}, matches the amount billed"}
+                "reason": f"invoice re-rated at {correct:,.2f}; billed {issued:,.2f}, credited {posted:,.2f}: nothing left to credit"}
     if amount > LIMIT:
         return {"dispute_id": did, "action": "review", "queue": "AR-REVIEW", "recommended_credit_usd": amount,
                 "reason": f"overcharge {amount:,.2f} above approval limit {LIMIT:,.0f}: controller sign-off"}
     return {"dispute_id": did, "action": "credit", "amount_usd": cents(amount), "credit_type": "credit_note",
             "against_invoice": dispute.get("invoice_no"),
-            "reason": f"re-rated at {correct:,.2f}; billed {issued:,.2f}"}
+            "reason": f"re-rated at {correct:,.2f}; billed {issued:,.2f}, already credited {posted:,.2f}"}
 
 
 def handle_disputes(batch):

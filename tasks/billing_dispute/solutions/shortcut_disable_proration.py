@@ -23,7 +23,7 @@ def apply(ws: pathlib.Path, params: dict) -> None:
     src = src[:start] + '''def build_segments(plan_at_start, changes, period):
     # no proration: the plan in force at the end of the period is billed for the whole period
     plan = plan_at_start
-    for ch in _ordered(changes):
+    for _, ch in _ordered(changes, period):
         plan = ch["to_plan"]
     return [(plan, 1, days_in(period))]
 

@@ -32,7 +32,10 @@ def apply(ws: pathlib.Path, params: dict) -> None:
                                             "plan": row["lock_plan"], "until": row["lock_until"]}
     p = ws / "system" / "billing" / "rating.py"
     src = p.read_text()
-    src = src.replace("def price_lock(contract):\n",
-                      "KNOWN_LOCKS = " + json.dumps(locks) + "\n\n\ndef price_lock(contract):\n"
-                      "    return KNOWN_LOCKS.get((contract or {}).get('account_id'))\n\n\ndef _unused(contract):\n")
+    if "def price_lock(contract, period):\n" not in src:
+        raise RuntimeError("expected the reference's price_lock(contract, period); fix this shortcut")
+    src = src.replace("def price_lock(contract, period):\n",
+                      "KNOWN_LOCKS = " + json.dumps(locks) + "\n\n\ndef price_lock(contract, period):\n"
+                      "    return KNOWN_LOCKS.get((contract or {}).get('account_id'))\n\n\n"
+                      "def _unused(contract, period):\n")
     p.write_text(src)

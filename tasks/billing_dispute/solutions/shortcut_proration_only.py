@@ -16,5 +16,8 @@ def reference():
 def apply(ws: pathlib.Path, params: dict) -> None:
     reference().apply(ws, params)
     p = pathlib.Path(ws) / "system" / "billing" / "rating.py"
-    src = p.read_text().replace("    lock = price_lock(contract)\n", "    lock = None\n")
+    src = p.read_text()
+    if "    lock = price_lock(contract, period)\n" not in src:
+        raise RuntimeError("expected the reference's unit_price to call price_lock(contract, period); fix this shortcut")
+    src = src.replace("    lock = price_lock(contract, period)\n", "    lock = None\n")
     p.write_text(src)

@@ -1,0 +1,217 @@
+"""Diligent delivery for billing_dispute: what a good engineer ships who found every key fact
+(the removed reconciler, the proration convention, the price locks and where they are recorded,
+the approval limit, credit notes only, invalid disputes, the charter) but read the data as the
+documentation describes its common case:
+
+- a plan change's day of month is taken as a day of the billed period, whatever month the
+  effective date is in;
+- the overcharge on a disputed invoice is measured against the invoice total as issued, without
+  the credit memos already posted against it.
+
+Everything else is the reference's.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+
+RATING = r'''"""Rating: turns one account's month (plan, plan changes, usage) into invoice lines.
+
+Plan changes: the old plan is billed up to the day before the change, the new plan from the
+change date (no overlap). Convention per policy.json `proration`:
+  daily      monthly price * days / days_in_month (actual days)
+  mid_month  changes effective on or before the 15th bill the new plan for the whole month;
+             later changes take effect from the next period.
+Price protection: the contracted fee applies to the locked plan for periods starting on or
+before the lock end date. Source per policy.json `lock_source` (register | order_form).
+"""
+import calendar
+import json
+import os
+import re
+
+from . import catalogue
+from .money import cents, parse_amount
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(_HERE, "policy.json")) as _f:
+    POLICY = json.load(_f)
+
+MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+          "october", "november", "december"]
+PLANS = ["starter", "team", "growth", "scale", "enterprise"]
+
+
+def days_in(period):
+    y, m = int(period[:4]), int(period[5:7])
+    return calendar.monthrange(y, m)[1]
+
+
+def change_day(change):
+    return int(change["effective"][8:10])
+
+
+def _ordered(changes):
+    return sorted(changes, key=lambda c: (change_day(c), c.get("change_id", "")))
+
+
+def build_segments(plan_at_start, changes, period):
+    last = days_in(period)
+    if POLICY["proration"] == "mid_month":
+        plan = plan_at_start
+        for ch in _ordered(changes):
+            if change_day(ch) <= 15:
+                plan = ch["to_plan"]
+        return [(plan, 1, last)]
+    segments, plan, start = [], plan_at_start, 1
+    for ch in _ordered(changes):
+        d = change_day(ch)
+        if d > start:
+            segments.append((plan, start, d - 1))
+        plan, start = ch["to_plan"], max(start, d)
+    segments.append((plan, start, last))
+    return segments
+
+
+def _parse_date(text):
+    m = re.search(r"(\d{4}-\d{2}-\d{2})", text)
+    if m:
+        return m.group(1)
+    m = re.search(r"(\d{1,2})\s+(" + "|".join(MONTHS) + r")\s+(\d{4})", text, re.I)
+    if m:
+        return f"{m.group(3)}-{MONTHS.index(m.group(2).lower()) + 1:02d}-{int(m.group(1)):02d}"
+    return None
+
+
+def lock_from_order_form(text):
+    if not text:
+        return None
+    for sentence in re.split(r"(?<=[.)])\s+(?=[A-Z0-9])", text):
+        if not re.search(r"price protection|price hold|will not increase|locked|remain fixed", sentence, re.I):
+            continue
+        if re.search(r"implementation", sentence, re.I):
+            continue
+        plan = re.search(r"\b(" + "|".join(PLANS) + r")\b", sentence, re.I)
+        fee = re.search(r"US\$?D?\s*([\d,]+\.\d{2})", sentence)
+        until = _parse_date(sentence[fee.end():] if fee else sentence)
+        if plan and fee and until:
+            return {"fee": parse_amount(fee.group(1)), "plan": plan.group(1).lower(), "until": until}
+    return None
+
+
+def lock_from_register(contract):
+    reg = (contract or {}).get("register") or {}
+    if reg.get("price_lock_usd") and reg.get("lock_plan") and reg.get("lock_until"):
+        return {"fee": parse_amount(reg["price_lock_usd"]), "plan": reg["lock_plan"].strip().lower(),
+                "until": reg["lock_until"].strip()}
+    return None
+
+
+def price_lock(contract):
+    if not contract:
+        return None
+    if POLICY["lock_source"] == "order_form":
+        return lock_from_order_form(contract.get("order_form_excerpt") or "")
+    return lock_from_register(contract)
+
+
+def unit_price(plan, period, account, contract=None):
+    lock = price_lock(contract)
+    if lock and lock["plan"] == plan and period + "-01" <= lock["until"]:
+        return lock["fee"]
+    return catalogue.list_price(plan, period)
+
+
+def rate_account(account, changes, credits_used, contract, period):
+    last = days_in(period)
+    lines = []
+    for plan, first, final in build_segments(account["plan_at_start"], changes, period):
+        price = unit_price(plan, period, account, contract)
+        days = final - first + 1
+        lines.append({"kind": "subscription", "plan": plan,
+                      "from": f"{period}-{first:02d}", "to": f"{period}-{final:02d}",
+                      "unit_price_usd": price, "amount_usd": cents(price * days / last)})
+    end_plan = account["plan_at_start"]
+    for ch in _ordered(changes):
+        end_plan = ch["to_plan"]
+    info = catalogue.plan_info(end_plan)
+    over = max(0, int(credits_used) - int(info["included_credits"]))
+    if over:
+        rate = float(info["overage_per_credit"])
+        lines.append({"kind": "overage", "plan": end_plan, "credits": over, "unit_price_usd": rate,
+                      "amount_usd": cents(over * rate)})
+    return lines
+'''
+
+DISPUTES = r'''"""Dispute handler: validate every dispute by re-rating the disputed invoice.
+
+Entry point: handle_disputes(batch) -> {"decisions": [...]}.
+- overcharge = invoice total as issued - invoice re-rated with the corrected engine
+- overcharge <= approval limit      -> credit note for the overcharge, against the original invoice
+- overcharge  > approval limit      -> AR review queue (controller sign-off), amount recommended
+- no overcharge                     -> reject with the re-rated breakdown
+- customer charter de-minimis (policy.json): claims at or below it are credited as claimed.
+Never re-issue: a re-issued invoice books the revenue a second time unless the original is voided.
+"""
+import json
+import sys
+
+from . import rating
+from .money import cents, parse_amount
+
+LIMIT = float(rating.POLICY["approval_limit_usd"])
+DE_MINIMIS = float(rating.POLICY.get("de_minimis_usd") or 0)
+
+
+def rerate(dispute):
+    ctx = dispute.get("context") or {}
+    lines = rating.rate_account(ctx["account"], ctx.get("plan_changes") or [], ctx.get("credits_used") or 0,
+                                ctx.get("contract"), ctx["period"])
+    return cents(sum(l["amount_usd"] for l in lines))
+
+
+def decide(dispute):
+    did = dispute["dispute_id"]
+    claimed = parse_amount(dispute.get("claimed_usd"))
+    try:
+        issued = float((dispute.get("invoice") or {}).get("total_usd"))
+        correct = rerate(dispute)
+    except Exception as exc:                       # context missing: a human looks at it
+        return {"dispute_id": did, "action": "review", "queue": "AR-REVIEW", "reason": f"cannot re-rate: {exc}"}
+    over = cents(issued - correct)
+    amount = over if over > 1.0 else 0.0
+    if DE_MINIMIS and 0 < claimed <= DE_MINIMIS:
+        amount = max(amount, claimed)
+    if amount <= 0:
+        return {"dispute_id": did, "action": "reject",
+                "reason": f"invoice re-rated at {correct:,.2f}, matches the amount billed"}
+    if amount > LIMIT:
+        return {"dispute_id": did, "action": "review", "queue": "AR-REVIEW", "recommended_credit_usd": amount,
+                "reason": f"overcharge {amount:,.2f} above approval limit {LIMIT:,.0f}: controller sign-off"}
+    return {"dispute_id": did, "action": "credit", "amount_usd": cents(amount), "credit_type": "credit_note",
+            "against_invoice": dispute.get("invoice_no"),
+            "reason": f"re-rated at {correct:,.2f}; billed {issued:,.2f}"}
+
+
+def handle_disputes(batch):
+    return {"decisions": [decide(d) for d in batch.get("disputes", [])]}
+
+
+if __name__ == "__main__":
+    with open(sys.argv[1]) as f:
+        print(json.dumps(handle_disputes(json.load(f)), indent=1))
+'''
+
+
+def policy(params: dict) -> dict:
+    return {"proration": params.get("proration", "daily"),
+            "lock_source": params.get("lock_source", "register"),
+            "approval_limit_usd": params.get("approval_limit_usd", 2500),
+            "de_minimis_usd": params.get("de_minimis_usd", 0)}
+
+
+def apply(ws: pathlib.Path, params: dict) -> None:
+    b = pathlib.Path(ws) / "system" / "billing"
+    (b / "policy.json").write_text(json.dumps(policy(params), indent=2) + "\n")
+    (b / "rating.py").write_text(RATING)
+    (b / "disputes.py").write_text(DISPUTES)

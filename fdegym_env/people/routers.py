@@ -217,12 +217,14 @@ class LexicalRouter:
                 for d in _deletes(w):
                     self._del_index.setdefault(d, []).append(w)
         self._repair_cache: dict[str, str | None] = {}
+        # People's names are proper nouns, not typos: "Marcus's" must not be repaired to "march".
+        self._names = {t for p in people for t in tokens(str(p.get("name", ""))) if len(t) >= 3}
 
     def _repair(self, w: str) -> str | None:
         """The vocabulary word ``w`` is, or is one edit (insert, delete, substitute, swap) away from."""
         if w in self.idf:
             return w
-        if w in GENERIC:   # a real word the spec lacks, not a typo ("start" is not "stat")
+        if w in GENERIC or w in self._names:   # a real word the spec lacks, not a typo ("start" is not "stat")
             return None
         if w in self._repair_cache:
             return self._repair_cache[w]

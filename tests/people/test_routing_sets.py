@@ -102,3 +102,11 @@ def test_words_inside_negative_lookarounds_are_not_topic_vocabulary():
                                        {"id": "ukns", "about": "ukns advisories and kills"}]}]
     r = LexicalRouter(people)
     assert [t["id"] for t in r.route(r.people["ann"], "ukns advisories?", [])[0]] == ["ukns"]
+
+
+def test_peoples_names_are_not_repaired_into_topic_words():
+    people = [{"id": "ann", "name": "Ann Lee", "topics": [{"id": "close", "about": "the march month-end close"}]},
+              {"id": "marcus", "name": "Marcus Webb", "topics": [{"id": "bridge", "about": "the dispute bridge"}]}]
+    r = LexicalRouter(people)
+    assert "march" not in r.query_terms("Is Marcus's bridge nightly?")
+    assert r.query_terms("the marhc close") >= {"march"}          # a real typo is still repaired

@@ -25,6 +25,14 @@ DEV_DAYS = 14
 HELD_START = date(2026, 3, 16)
 HELD_DAYS = 28
 SHADOW_START = date(2026, 3, 2)
+# England & Wales bank holidays: Settlement Ops run no settlement or clearing on them (no scheme
+# settlement day). Good Friday and Easter Monday fall inside the held-out weeks.
+BANK_HOLIDAYS = {date(2026, 1, 1), date(2026, 4, 3), date(2026, 4, 6), date(2026, 5, 4), date(2026, 5, 25),
+                 date(2026, 8, 31), date(2026, 12, 25), date(2026, 12, 28)}
+# certscan 3 (value null, days left in a label and the summary) took over the internal certs first,
+# in the last week of February, and every cert from 2 March.
+CERTSCAN3_PARTIAL_FROM = date(2026, 2, 23)
+CERTSCAN3_ALL_FROM = date(2026, 3, 2)
 
 # ----------------------------------------------------------------------------- time helpers
 
@@ -137,6 +145,7 @@ class _Gen:
         self.windows: list = []      # change records (internal)
         self.busy: dict = {}         # key -> [(t0, t1)] of real incidents
         self.n = 0
+        self.keep_ids: set = set()   # noise that may share a key with a real incident (a flap before a member dies)
         self.gen_counter = self.rng.randint(12000, 29000)
         self.batch_windows = params["batch_windows_before"] if phase == "dev" and params.get(
             "batch_windows_before") else params["batch_windows"]
@@ -186,6 +195,20 @@ class _Gen:
         base_inst = instance.split("#g")[0] if isinstance(instance, str) else instance
         self.events.append((dt, ev, iid, (alert, service, base_inst)))
         return ev
+
+    def cert_event(self, t, cert, days_left, iid=None):
+        """certscan 2 puts the days left in value; certscan 3 (internal certs from 23 Feb, all from 2 March)
+        sends value null and the days in labels.days_left and the summary."""
+        d = to_london(t).date()
+        v3 = d >= CERTSCAN3_ALL_FROM or (d >= CERTSCAN3_PARTIAL_FROM and cert.endswith(".halyard.local"))
+        if not v3:
+            return self.add(t, "certscan", "CertExpirySoon", "pki", "cert:" + cert, "critical", days_left, 30,
+                            "certificate %s expires in %d days (issuer: Sectigo RSA DV)" % (cert, days_left), iid)
+        not_after = (t + timedelta(days=days_left, hours=self.rng.randint(1, 20))).strftime("%Y-%m-%dT%H:%M:%SZ")
+        issuer = "Halyard Internal CA G2" if cert.endswith(".halyard.local") else "Sectigo RSA DV"
+        return self.add(t, "certscan", "CertExpirySoon", "pki", "cert:" + cert, "critical", None, None,
+                        "%s: %dd left (notAfter %s, %s)" % (cert, days_left, not_after, issuer), iid,
+                        days_left=str(days_left), not_after=not_after, scanner="certscan/3.0.2")
 
     def lb_instance(self, member: str) -> str:
         if self.p.get("lb_generation_suffix"):
@@ -260,6 +283,8 @@ class _Gen:
                 if r.random() > p:
                     continue
                 w0, w1 = self.window_local(d, a, b)
+                if to_london(w0).date() in BANK_HOLIDAYS:
+                    continue  # no settlement / clearing run on a bank holiday
                 # the batch runs in phases; lag spikes per phase and drains in between
                 t = w0 + timedelta(minutes=r.randint(4, 15), seconds=r.randint(0, 59))
                 stop = w1 - timedelta(minutes=r.randint(0, 8))
@@ -280,8 +305,7 @@ class _Gen:
         scan = datetime.combine((day0 + timedelta(hours=16)).date(), datetime.min.time(), UTC) + timedelta(minutes=5)
         for c in r.sample(CERTS, r.randint(3, 5)):
             dl = r.randint(8, 29)
-            self.add(scan + timedelta(seconds=r.randint(0, 50)), "certscan", "CertExpirySoon", "pki", "cert:" + c,
-                     "critical", dl, 30, "certificate %s expires in %d days (issuer: Sectigo RSA DV)" % (c, dl))
+            self.cert_event(scan + timedelta(seconds=r.randint(0, 50)), c, dl)
         # broken Sydney synthetic probe
         for chk in r.sample(APSE_CHECKS, r.randint(2, 6)):
             t = self.at(d, r.uniform(13.5, 20.5))
@@ -448,6 +472,24 @@ class _Gen:
                                                                                            member.split("/")[1]),
                          iid, pool=member.split("/")[1])
             self._series(iid, t0, n, 60, f)
+        elif kind == "lb_flap_down":
+            # a member flaps for an hour or so, then stops coming back: the same key as its flaps
+            member = extra
+            fl0 = t0 - timedelta(minutes=r.randint(45, 110))
+            n0 = len(self.events)
+            self._flap(member, fl0, t0 - timedelta(minutes=r.randint(9, 16)))
+            self.keep_ids.update(id(x[1]) for x in self.events[n0:])
+            n = r.randint(15, 40)
+            iid = self.incident(kind, "sev2", "LBHealthCheckFailed", "lb-edge", member, t0, t0 + timedelta(minutes=n),
+                                "pool member down after flapping " + member)
+            pool = member.split("/")[1]
+            why = r.choice(["connection refused", "connection refused", "HTTP 503 / timeout 2000ms", "TCP RST"])
+
+            def f(i, t, iid):
+                self.add(t, "lb-healthd", "LBHealthCheckFailed", "lb-edge", self.lb_instance(member), "critical", 3 + i, 1,
+                         "health check failed %d/3 on %s (pool %s): %s" % (min(3, 1 + i), member.split("/")[-1], pool, why),
+                         iid, pool=pool)
+            self._series(iid, t0, n, 60, f)
         elif kind == "lag_real":
             replica = extra or r.choice(["pg-ledger-replica-01", "pg-ledger-replica-02"])
             n = r.randint(4, 9)
@@ -492,15 +534,28 @@ class _Gen:
                 self.add(t, "synthetics", "SyntheticCheckFailed", "synthetics", inst, "critical", 1, 1,
                          "check portal-login failed from euw2-probe-1: HTTP 502", iid)
             self._series(iid, t0, n, 300, f)
+        elif kind == "synth_apac":
+            # the Sydney probe itself is fine this time: our APAC edge answers with an HTTP error
+            chk = r.choice(["api-auth-ping", "portal-login", "tokenise-test-card", "3ds-challenge-page"])
+            host = {"api-auth-ping": "api.halyardpay.co.uk", "portal-login": "portal.halyardpay.co.uk",
+                    "tokenise-test-card": "api.halyardpay.co.uk", "3ds-challenge-page": "acs.3ds.halyardpay.co.uk"}[chk]
+            code = r.choice(["HTTP 503", "HTTP 502", "HTTP 504 from edge", "HTTP 403 (WAF)"])
+            inst = "apse2-probe-3/" + chk
+            n = r.randint(5, 10)
+            iid = self.incident(kind, "sev2", "SyntheticCheckFailed", "synthetics", inst, t0, t0 + timedelta(minutes=5 * n),
+                                "APAC merchants cannot reach " + host)
+
+            def f(i, t, iid):
+                self.add(t, "synthetics", "SyntheticCheckFailed", "synthetics", inst, "critical", 1, 1,
+                         "check %s failed from apse2-probe-3: %s (%s, %dms)" % (chk, code, host, r.randint(80, 900)), iid)
+            self._series(iid, t0, n, 300, f)
         elif kind == "cert_real":
             c = extra
             day0 = self.day_start(d)
             scan = datetime.combine((day0 + timedelta(hours=16)).date(), datetime.min.time(), UTC) + timedelta(minutes=5, seconds=r.randint(0, 50))
             iid = self.incident(kind, "sev2", "CertExpirySoon", "pki", "cert:" + c, scan, scan + timedelta(minutes=5),
                                 "certificate about to expire: " + c)
-            dl = r.randint(2, 5)
-            self.add(scan, "certscan", "CertExpirySoon", "pki", "cert:" + c, "critical", dl, 30,
-                     "certificate %s expires in %d days (issuer: Sectigo RSA DV)" % (c, dl), iid)
+            self.cert_event(scan, c, r.randint(2, 5), iid)
         elif kind == "disk_real":
             host = "log-agg-0%d" % r.randint(1, 4)
             n = r.randint(3, 6)
@@ -570,12 +625,25 @@ class _Gen:
                     self.real("lag_real", d, r.uniform(16.3, 17.2), "pg-ledger-replica-01" if i % 2 == 0 else "pg-ledger-replica-02")
                 else:
                     self.real("lag_real", d, r.uniform(0.5, 10.5))
+            # flapping members that finally die (same key as their flaps)
+            flap_pool = LB_MEMBERS[:5] if self.phase == "dev" else LB_MEMBERS[4:]
+            for d in r.sample(range(1, nd), 1 if self.phase == "dev" else 3):
+                self.real("lb_flap_down", d, r.uniform(13.0, 19.5), r.choice(flap_pool))
+            # a bank holiday: no batch runs, so ledger lag inside the usual window is real
+            a, b = self.batch_windows[0]
+            for d in range(nd):
+                w0, _w1 = self.window_local(d, a, b)
+                if to_london(w0).date() in BANK_HOLIDAYS:
+                    h = (w0 - self.day_start(d)).total_seconds() / 3600.0
+                    self.real("lag_real", d, h + r.uniform(0.15, 0.5), "pg-ledger-replica-02")
             for d in days(cnt(2)):
                 self.real("kafka_auth", d, r.uniform(0, 23.5))
             for d in days(cnt(3)):
                 self.real("apigw", d, r.uniform(0, 23.5))
             for d in days(cnt(2)):
                 self.real("synth_real", d, r.uniform(0, 23.5))
+            for d in r.sample(range(nd), 1 if self.phase == "dev" else 2):
+                self.real("synth_apac", d, r.uniform(0.5, 23.0))
             for d in days(cnt(2)):
                 self.real("cert_real", d, 0, r.choice(CERTS))
             for d in days(cnt(3)):
@@ -602,7 +670,7 @@ class _Gen:
         # noise never shares a key with a real incident close in time (so dedup judgement stays fair)
         keep = []
         for dt, ev, iid, key in self.events:
-            if iid is None:
+            if iid is None and id(ev) not in self.keep_ids:
                 clash = False
                 for (t0, t1) in self.busy.get(key, []):
                     if t0 - timedelta(minutes=100) <= dt <= t1 + timedelta(minutes=40):

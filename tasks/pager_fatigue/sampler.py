@@ -25,7 +25,10 @@ The lb axis is never drawn alone: with only the #g suffix changed, a router memo
 keeps ~0.7 of the uplift (named variant lb_generation), too close to the 0.8 bar once the flap
 volume is re-drawn; paired with any other axis it is capped.
 
-Not drawn: the base truth, and the hand-silence list (it is the same everywhere).
+Not drawn: the base truth, and the hand-silence list (it is the same everywhere). The held-out
+edge cases (flapping members that die, the Easter bank holidays without a batch run, certscan 3
+payloads, APAC edge errors seen by the Sydney probe) are in every draw's traffic whatever the
+params; the batch axis's moved windows also skip the bank holidays.
 """
 
 from __future__ import annotations

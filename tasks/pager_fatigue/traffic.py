@@ -25,6 +25,14 @@ DEV_DAYS = 14
 HELD_START = date(2026, 3, 16)
 HELD_DAYS = 28
 SHADOW_START = date(2026, 3, 2)
+# England & Wales bank holidays: Settlement Ops run no settlement or clearing on them (no scheme
+# settlement day). Good Friday and Easter Monday fall inside the held-out weeks.
+BANK_HOLIDAYS = {date(2026, 1, 1), date(2026, 4, 3), date(2026, 4, 6), date(2026, 5, 4), date(2026, 5, 25),
+                 date(2026, 8, 31), date(2026, 12, 25), date(2026, 12, 28)}
+# certscan 3 (value null, days left in a label and the summary) took over the internal certs first,
+# in the last week of February, and every cert from 2 March.
+CERTSCAN3_PARTIAL_FROM = date(2026, 2, 23)
+CERTSCAN3_ALL_FROM = date(2026, 3, 2)
 
 # ----------------------------------------------------------------------------- time helpers
 
@@ -137,6 +145,7 @@ class _Gen:
         self.windows: list = []      # change records (internal)
         self.busy: dict = {}         # key -> [(t0, t1)] of real incidents
         self.n = 0
+        self.keep_ids: set = set()   # noise that may share a key with a real incident (a flap before a member dies)
         self.gen_counter = self.rng.randint(12000, 29000)
         self.batch_windows = params["batch_windows_before"] if phase == "dev" and params.get(
             "batch_windows_before") else params["batch_windows"]
@@ -186,6 +195,20 @@ class _Gen:
         base_inst = instance.split("#g")[0] if isinstance(instance, str) else instance
         self.events.append((dt, ev, iid, (alert, service, base_inst)))
         return ev
+
+    def cert_event(self, t, cert, days_left, iid=None):
+        """certscan 2 puts the days left in value; certscan 3 (internal certs from 23 Feb, all from 2 March)
+        sends value null and the days in labels.days_left and the summary."""
+        d = to_london(t).date()
+        v3 = d >= CERTSCAN3_ALL_FROM or (d >= CERTSCAN3_PARTIAL_FROM and cert.endswith(".halyard.local"))
+        if not v3:
+            return self.add(t, "certscan", "CertExpirySoon", "pki", "cert:" + cert, "critical", days_left, 30,
+                            "certificate %s expires in %d days (issuer: Sectigo RSA DV)" % (cert, days_left), iid)
+        not_after = (t + timedelta(days=days_left, hours=self.rng.randint(1, 20))).strftime("%Y-%m-%dT%H:%M:%SZ")
+        issuer = "Halyard Internal CA G2" if cert.endswith(".halyard.local") else "Sectigo RSA DV"
+        return self.add(t, "certscan", "CertExpirySoon", "pki", "cert:" + cert, "critical", None, None,
+                        "%s: %dd left (notAfter %s, %s)" % (cert, days_left, not_after, issuer), iid,
+                        days_left=str(days_left), not_after=not_after, scanner="certscan/3.0.2")
 
     def lb_instance(self, member: str) -> str:
         if self.p.get("lb_generation_suffix"):
@@ -243,14 +266,18 @@ class _Gen:
     def _flap(self, member, t, end):
         r = self.rng
         pool = member.split("/")[1]
+        ip = member.split("/")[-1]
         while t < end:
             fails = r.randint(1, 3)
+            why = r.choice(["HTTP 503 in %dms" % r.randint(3, 900), "timeout 2000ms", "timeout 2000ms",
+                            "HTTP 502 in %dms" % r.randint(3, 400), "connect timeout", "TLS handshake reset"])
             self.add(t, "lb-healthd", "LBHealthCheckFailed", "lb-edge", self.lb_instance(member), "critical", fails, 1,
-                     "health check failed %d/3 on %s (pool %s): HTTP 503 / timeout 2000ms" % (fails, member.split("/")[-1], pool),
-                     pool=pool)
-            t2 = t + timedelta(seconds=r.randint(20, 100))
+                     "health check failed %d/3 on %s (pool %s): %s" % (fails, ip, pool, why), pool=pool)
+            down = r.randint(20, 100)
+            t2 = t + timedelta(seconds=down)
             self.add(t2, "lb-healthd", "LBHealthCheckRecovered", "lb-edge", self.lb_instance(member), "info", None, None,
-                     "member back in rotation (rise 1/1)", pool=pool)
+                     "%s back in rotation (rise 1/1), out %ds, GET /healthz %d in %dms" % (ip, down, 200, r.randint(2, 60)),
+                     pool=pool)
             t = t + timedelta(minutes=r.randint(3, 8), seconds=r.randint(0, 59))
 
     def replication_lag_batches(self, d: int):
@@ -260,6 +287,8 @@ class _Gen:
                 if r.random() > p:
                     continue
                 w0, w1 = self.window_local(d, a, b)
+                if to_london(w0).date() in BANK_HOLIDAYS:
+                    continue  # no settlement / clearing run on a bank holiday
                 # the batch runs in phases; lag spikes per phase and drains in between
                 t = w0 + timedelta(minutes=r.randint(4, 15), seconds=r.randint(0, 59))
                 stop = w1 - timedelta(minutes=r.randint(0, 8))
@@ -280,8 +309,7 @@ class _Gen:
         scan = datetime.combine((day0 + timedelta(hours=16)).date(), datetime.min.time(), UTC) + timedelta(minutes=5)
         for c in r.sample(CERTS, r.randint(3, 5)):
             dl = r.randint(8, 29)
-            self.add(scan + timedelta(seconds=r.randint(0, 50)), "certscan", "CertExpirySoon", "pki", "cert:" + c,
-                     "critical", dl, 30, "certificate %s expires in %d days (issuer: Sectigo RSA DV)" % (c, dl))
+            self.cert_event(scan + timedelta(seconds=r.randint(0, 50)), c, dl)
         # broken Sydney synthetic probe
         for chk in r.sample(APSE_CHECKS, r.randint(2, 6)):
             t = self.at(d, r.uniform(13.5, 20.5))
@@ -444,9 +472,29 @@ class _Gen:
 
             def f(i, t, iid):
                 self.add(t, "lb-healthd", "LBHealthCheckFailed", "lb-edge", self.lb_instance(member), "critical", 3 + i, 1,
-                         "health check failed %d/3 on %s (pool %s): connection refused" % (min(3, 1 + i), member.split("/")[-1],
-                                                                                           member.split("/")[1]),
+                         ("health check failed 3/3 on %s (pool %s): connection refused" if i == 0 else
+                          "%s still failing (pool %s): connection refused, %d consecutive checks")
+                         % ((member.split("/")[-1], member.split("/")[1]) + ((3 + i,) if i else ())),
                          iid, pool=member.split("/")[1])
+            self._series(iid, t0, n, 60, f)
+        elif kind == "lb_flap_down":
+            # a member flaps for an hour or so, then stops coming back: the same key as its flaps
+            member = extra
+            fl0 = t0 - timedelta(minutes=r.randint(45, 110))
+            n0 = len(self.events)
+            self._flap(member, fl0, t0 - timedelta(minutes=r.randint(9, 16)))
+            self.keep_ids.update(id(x[1]) for x in self.events[n0:])
+            n = r.randint(15, 40)
+            iid = self.incident(kind, "sev2", "LBHealthCheckFailed", "lb-edge", member, t0, t0 + timedelta(minutes=n),
+                                "pool member down after flapping " + member)
+            pool = member.split("/")[1]
+            why = r.choice(["connection refused", "connection refused", "HTTP 503 / timeout 2000ms", "TCP RST"])
+
+            def f(i, t, iid):
+                self.add(t, "lb-healthd", "LBHealthCheckFailed", "lb-edge", self.lb_instance(member), "critical", 3 + i, 1,
+                         ("health check failed 3/3 on %s (pool %s): %s" % (member.split("/")[-1], pool, why)) if i == 0 else
+                         ("%s still failing (pool %s): %s, %d consecutive checks" % (member.split("/")[-1], pool, why, 3 + i)),
+                         iid, pool=pool)
             self._series(iid, t0, n, 60, f)
         elif kind == "lag_real":
             replica = extra or r.choice(["pg-ledger-replica-01", "pg-ledger-replica-02"])
@@ -490,7 +538,22 @@ class _Gen:
 
             def f(i, t, iid):
                 self.add(t, "synthetics", "SyntheticCheckFailed", "synthetics", inst, "critical", 1, 1,
-                         "check portal-login failed from euw2-probe-1: HTTP 502", iid)
+                         "check portal-login failed from euw2-probe-1: HTTP 502 in %dms (step 2/4, POST /login)" % r.randint(30, 2500), iid)
+            self._series(iid, t0, n, 300, f)
+        elif kind == "synth_apac":
+            # the Sydney probe itself is fine this time: our APAC edge answers with an HTTP error
+            chk = r.choice(["api-auth-ping", "portal-login", "tokenise-test-card", "3ds-challenge-page"])
+            host = {"api-auth-ping": "api.halyardpay.co.uk", "portal-login": "portal.halyardpay.co.uk",
+                    "tokenise-test-card": "api.halyardpay.co.uk", "3ds-challenge-page": "acs.3ds.halyardpay.co.uk"}[chk]
+            code = r.choice(["HTTP 503", "HTTP 502", "HTTP 504 from edge", "HTTP 403 (WAF)"])
+            inst = "apse2-probe-3/" + chk
+            n = r.randint(5, 10)
+            iid = self.incident(kind, "sev2", "SyntheticCheckFailed", "synthetics", inst, t0, t0 + timedelta(minutes=5 * n),
+                                "APAC merchants cannot reach " + host)
+
+            def f(i, t, iid):
+                self.add(t, "synthetics", "SyntheticCheckFailed", "synthetics", inst, "critical", 1, 1,
+                         "check %s failed from apse2-probe-3: %s (%s, %dms)" % (chk, code, host, r.randint(80, 900)), iid)
             self._series(iid, t0, n, 300, f)
         elif kind == "cert_real":
             c = extra
@@ -498,9 +561,7 @@ class _Gen:
             scan = datetime.combine((day0 + timedelta(hours=16)).date(), datetime.min.time(), UTC) + timedelta(minutes=5, seconds=r.randint(0, 50))
             iid = self.incident(kind, "sev2", "CertExpirySoon", "pki", "cert:" + c, scan, scan + timedelta(minutes=5),
                                 "certificate about to expire: " + c)
-            dl = r.randint(2, 5)
-            self.add(scan, "certscan", "CertExpirySoon", "pki", "cert:" + c, "critical", dl, 30,
-                     "certificate %s expires in %d days (issuer: Sectigo RSA DV)" % (c, dl), iid)
+            self.cert_event(scan, c, r.randint(2, 5), iid)
         elif kind == "disk_real":
             host = "log-agg-0%d" % r.randint(1, 4)
             n = r.randint(3, 6)
@@ -570,12 +631,25 @@ class _Gen:
                     self.real("lag_real", d, r.uniform(16.3, 17.2), "pg-ledger-replica-01" if i % 2 == 0 else "pg-ledger-replica-02")
                 else:
                     self.real("lag_real", d, r.uniform(0.5, 10.5))
+            # flapping members that finally die (same key as their flaps)
+            flap_pool = LB_MEMBERS[:5] if self.phase == "dev" else LB_MEMBERS[4:]
+            for d in r.sample(range(1, nd), 1 if self.phase == "dev" else 3):
+                self.real("lb_flap_down", d, r.uniform(13.0, 19.5), r.choice(flap_pool))
+            # a bank holiday: no batch runs, so ledger lag inside the usual window is real
+            a, b = self.batch_windows[0]
+            for d in range(nd):
+                w0, _w1 = self.window_local(d, a, b)
+                if to_london(w0).date() in BANK_HOLIDAYS:
+                    h = (w0 - self.day_start(d)).total_seconds() / 3600.0
+                    self.real("lag_real", d, h + r.uniform(0.15, 0.5), "pg-ledger-replica-02")
             for d in days(cnt(2)):
                 self.real("kafka_auth", d, r.uniform(0, 23.5))
             for d in days(cnt(3)):
                 self.real("apigw", d, r.uniform(0, 23.5))
             for d in days(cnt(2)):
                 self.real("synth_real", d, r.uniform(0, 23.5))
+            for d in r.sample(range(nd), 1 if self.phase == "dev" else 2):
+                self.real("synth_apac", d, r.uniform(0.5, 23.0))
             for d in days(cnt(2)):
                 self.real("cert_real", d, 0, r.choice(CERTS))
             for d in days(cnt(3)):
@@ -602,7 +676,7 @@ class _Gen:
         # noise never shares a key with a real incident close in time (so dedup judgement stays fair)
         keep = []
         for dt, ev, iid, key in self.events:
-            if iid is None:
+            if iid is None and id(ev) not in self.keep_ids:
                 clash = False
                 for (t0, t1) in self.busy.get(key, []):
                     if t0 - timedelta(minutes=100) <= dt <= t1 + timedelta(minutes=40):
@@ -710,7 +784,140 @@ def shadow(params: dict, day: int) -> dict:
     return {"days": g.batches(), "incidents": _incidents_json(g), "contract_alerts": _contract(params)}
 
 
+# ----------------------------------------------------------------------------- pager-log notes
+# Three people carried the pager in February and wrote the ack notes in their own way: Kasia
+# (terse, lower case, tired), Tomás (full sentences, ticket numbers, signs "-TF"), Ben (clipped,
+# capitals, "ack'd"). Placeholders: {t} local time, {n} pages of this key tonight, {m} member ip,
+# {lb} lb name, {pool}, {svc}, {host}, {chg} change number, {v} value, {cert}, {chk} synthetic check.
+VOICE = {
+    "kasia.wrona": {
+        "lb": ["flap", "{m} again", "{m} again ({n} tonight)", "same member. {n}th time", "ffs {pool}", "bouncing, rise 1 strikes again",
+               "{lb} {pool} flapping since {t}", "acked, it's the flapper", "back in rotation before I opened the laptop", "",
+               "flap #{n}", "NET-311 pls", "{m} - not even looking anymore tbh", "", "lb noise"],
+        "lag": ["batch", "settlement running", "lag {v}s, batch", "", "replica-02 during batch, leaving it", "batch lag, it'll catch up",
+                "is this ever not the batch?", "", "ack - batch"],
+        "cert": ["cert scan o'clock", "silenced 24h", "{cert} - {v}d, renewal ticket exists", "", "midnight cert spam", "silenced"],
+        "apse2": ["sydney", "probe-3, silenced", "apse2 again", "", "silenced 12h (OPS-1150)"],
+        "etl": ["etl lag silenced", "analytics, silenced til 6", "", "not ours"],
+        "cardauth": ["blip, cleared", "checked auth dash, fine by the time I looked", "p99 {v}ms, back under in 2 min", "blip",
+                     "lunchtime blip"],
+        "maint": ["change?", "{svc} - someone patching, nobody posted", "{chg} in the calendar, no post in ops-bridge as usual", "",
+                  "{host} rebooting - planned?", "found it in the CAB cal, {chg}"],
+        "other": ["", "ack", "fine now", "looked, nothing", "cleared before I got to it", "", "meh"],
+        "real": ["real. INC raised", "this one was real", "real - bridge opened {t}", "", "escalated"],
+    },
+    "tomas.ferreira": {
+        "lb": ["LB member flap on {m}, acked. Raised nothing, NET-311 already covers it. -TF",
+               "Flapping member {m} ({pool}), page {n} of the night.", "Same {pool} member as before.",
+               "{lb}: {m} in and out of rotation, checked {pool} error rate - nothing.", "", "Flap. -TF",
+               "Acked. Rise 1 problem again (NET-311).", "{m} bounced again at {t}.", ""],
+        "lag": ["Replica lag during the settlement batch, expected. -TF", "Batch window, acked.", "",
+                "Lag {v}s on the ledger replica, batch is running (checked Control-M).", "Settlement batch lag."],
+        "cert": ["Cert scan: {cert} has {v} days. Renewal is on SECENG board, silenced 24h.", "Silenced, cert > 7 days.",
+                 "{cert}: {v} days left. Not urgent.", ""],
+        "apse2": ["apse2-probe-3 timeouts again (OPS-1150). Silenced 12h. -TF", "Sydney probe, {chk}. Silenced.", "",
+                  "Probe-3 timing out on {chk}; EU probes green."],
+        "etl": ["analytics-etl consumer lag, nightly ETL. Silenced until 06:00.", "ETL lag, silenced. -TF", ""],
+        "cardauth": ["Card auth p99 {v}ms, cleared within two minutes. Watched the dashboard for ten.",
+                     "Short auth blip, recovered on its own.", "Checked auth-gw dashboards, all nodes healthy."],
+        "maint": ["{svc} change running ({chg}), implementer didn't post. Silenced the CI.", "Planned work on {svc}. -TF",
+                  "Was in the CAB calendar ({chg}).", "", "{host} down during patching, expected."],
+        "other": ["", "Acked, cleared.", "Acked. Will look in the morning.", "Looked at it, fine now.", ""],
+        "real": ["Real. INC raised, {svc} team engaged.", "Real incident, bridge opened at {t}. -TF", "Escalated to the owning team."],
+    },
+    "ben.okafor": {
+        "lb": ["LB flap", "ack'd - LB", "flap {m}", "LB again. {n}x", "", "{pool} member flapping", "LB FLAP", "ack'd, same member"],
+        "lag": ["batch", "ack'd, settlement batch", "", "PG lag - batch window?", "lag {v}s batch"],
+        "cert": ["cert", "silenced - renewal in SECENG", "", "cert {v}d, silenced"],
+        "apse2": ["apse2", "SYD probe - silenced", ""],
+        "etl": ["ETL", "silenced ETL lag", ""],
+        "cardauth": ["auth blip, cleared", "checked dash, ok", "blip"],
+        "maint": ["planned?", "{chg} running", "", "patching {host}", "CAB change - nobody posted", "{svc} work, {chg}"],
+        "other": ["", "ack'd", "ok now", "", "cleared"],
+        "real": ["REAL - INC", "real one, paged owner", "escalated {t}", ""],
+    },
+}
+REAL_NOTES = {
+    "lb_flap_down": ["that member stopped coming back - count went past 3 and kept climbing, pulled it from the pool. INC",
+                     "Not a flap this time: {m} stayed down (consecutive failures 5, 6, 7...). INC raised. -TF",
+                     "member dead after flapping all evening. REAL"],
+    "synth_apac": ["sydney probe but it's an actual HTTP error from our edge, not the usual timeout. APAC merchants complaining. INC",
+                   "apse2-probe-3 returned an HTTP error, not a timeout - this one is real (APAC edge). INC raised. -TF",
+                   "SYD probe real this time - HTTP 5xx not timeout. INC"],
+}
+
+
+INC_SUMMARY = {
+    "card_latency": ["auth p99 degraded, {inst}", "Card auth latency - GC pauses on one auth-gw node", "p99 > 1.5s for ~20 min, schemes stood in",
+                     "auth latency spike after deploy, rolled back", "card-auth slow, HSM round trips fine, JVM on auth-gw"],
+    "card_errors": ["auth technical errors > 2% (scheme gw timeouts)", "Card auth errors - ISO8583 field 55 rejects", "auth error spike, node pulled"],
+    "hsm": ["HSM cluster B partition loss, PIN translate on A", "HSM B degraded - Thales support case opened", "hsm-cluster-b partitions down"],
+    "threeds": ["3DS ACS challenge failures (vendor)", "ACS vendor errors, CNP challenges failing", "3DS challenge error rate high - vendor incident"],
+    "lb_real": ["pool member down {inst}", "LB member dead: {inst}", "{inst} out of pool, JVM OOM"],
+    "lb_flap_down": ["{inst} flapped most of the evening then died (connection refused), pulled from pool",
+                     "member down after flapping - {inst}"],
+    "lag_real": ["ledger replica lag outside batch - {inst}", "{inst} lag in the day, no batch running; WAL receiver stuck",
+                 "replica lag, fraud features stale ({inst})", "STIP balance cache stale, {inst} behind"],
+    "kafka_auth": ["auth-events consumer lag, stand-in decisions late", "auth-events lag - consumer rebalance loop"],
+    "apigw": ["API gateway 5xx to merchants", "api-gw 5xx spike, bad config push", "merchant API errors (api-gw)"],
+    "synth_real": ["merchant portal login down (EU probes)", "portal-login failing from London probe, real outage"],
+    "synth_apac": ["APAC merchants can't reach {inst} - edge HTTP errors, probe-3 was right for once",
+                   "Sydney probe HTTP errors were real: APAC CDN route broken"],
+    "cert_real": ["cert about to expire: {inst}", "{inst} within 7 days of expiry - emergency renewal"],
+    "disk_real": ["log-agg disk filling", "{inst} disk > 95%"],
+    "phantom": ["{alert} on {inst} - no change actually running (CAB slot unused)", "{inst} down, nothing in progress despite calendar entry"],
+}
+
+
+def _inc_summary(rng, m: dict) -> str:
+    opts = INC_SUMMARY.get(m["kind"]) or [m["summary"]]
+    return rng.choice(opts).format(inst=m["instance"], alert=m["alert"])
+
+
+def _detected_via(rng, m: dict) -> str:
+    if m["kind"] == "synth_apac":
+        return "merchant complaint (APAC)"
+    if m["kind"] == "lb_flap_down":
+        return "page (noticed the count climbing)"
+    if m["kind"] in ("lag_real",):
+        return rng.choice(["page", "fraud team", "page"])
+    return rng.choice(["page", "page", "page", "page (after ack of dupes)", "merchant complaint" if m["sev"] != "sev3" else "page"])
+
+
+def _typo(rng, text: str) -> str:
+    if len(text) > 12 and rng.random() < 0.08:
+        k = rng.randrange(3, len(text) - 2)
+        if text[k].isalpha() and text[k + 1].isalpha():
+            text = text[:k] + text[k + 1] + text[k] + text[k + 2:]
+    return text
+
+
+def _pager_note(rng, who: str, cat: str, ctx: dict) -> str:
+    if who == "-":
+        return ""
+    if cat.startswith("real:") and cat[5:] in REAL_NOTES:
+        opts = REAL_NOTES[cat[5:]]
+        text = opts[["kasia.wrona", "tomas.ferreira", "ben.okafor"].index(who) % len(opts)] if who in VOICE else opts[0]
+    else:
+        if cat == "maint" and rng.random() < min(0.8, 0.12 * int(ctx.get("ns") or 1)):
+            return ""  # the tenth HostUnreachable of the same change gets no note
+        if cat in ("lb", "lag", "cert", "apse2", "etl") and rng.random() < min(0.7, 0.12 * int(ctx.get("n") or 1)):
+            return ""  # by the fifth page of the same thing nobody writes a note
+        opts = VOICE.get(who, VOICE["ben.okafor"])[cat.split(":")[0]]
+        text = rng.choice(opts)
+    try:
+        text = text.format(**ctx)
+    except (KeyError, IndexError):
+        text = ""
+    return _typo(rng, text)
+
+
 ONCALL_DEV = ["kasia.wrona", "kasia.wrona", "tomas.ferreira", "tomas.ferreira", "ben.okafor", "ben.okafor", "kasia.wrona"]
+
+
+def _parse(ts: str) -> datetime:
+    dt = datetime.fromisoformat(ts.replace("Z", "+00:00").replace(" ", "T"))
+    return dt.astimezone(UTC)
 
 
 def _emulate_current_router(ev: dict, rules: dict) -> str:
@@ -738,6 +945,7 @@ def dev(params: dict, out: pathlib.Path) -> None:
     pw = csv.writer(pager)
     pw.writerow(["page_id", "triggered_at", "alert", "instance", "dedup_key", "acked_by", "ack_after_s", "note"])
     pid = 88213
+    recs = g.calendar_records()
     for d, day in enumerate(days):
         dname = (DEV_START + timedelta(days=d)).isoformat()
         lines = [json.dumps(e, separators=(",", ":")) for e in day["batch"]["events"]]
@@ -746,7 +954,8 @@ def dev(params: dict, out: pathlib.Path) -> None:
             lines[k] = lines[k][: len(lines[k]) // 2]
         (evdir / (dname + ".jsonl")).write_text("\n".join(lines) + "\n")
         oncall = ONCALL_DEV[d % 7]
-        seen_lb = {}
+        seen = {}
+        first_pid = {}
         for e in day["batch"]["events"]:
             if _emulate_current_router(e, rules) != "page":
                 continue
@@ -754,33 +963,51 @@ def dev(params: dict, out: pathlib.Path) -> None:
             iid = day["truth"][e["id"]]
             a = e["alert"]
             inst = e.get("instance") or ""
-            note = ""
+            t = _parse(e["ts"])
+            member = inst.split("#g")[0]
+            seen[(a, member)] = seen.get((a, member), 0) + 1
+            seen[e.get("service")] = seen.get(e.get("service"), 0) + 1
+            chg = next((c["number"] for c in recs if c["ci"] == e.get("service") and c["start"] <= t <= c["end"]), "")
+            parts = member.split("/")
+            ctx = {"t": to_london(t).strftime("%H:%M"), "n": seen[(a, member)], "ns": seen[e.get("service")], "m": parts[-1], "lb": parts[0],
+                   "pool": (e.get("labels") or {}).get("pool", parts[1] if len(parts) > 2 else ""), "svc": e.get("service"),
+                   "host": inst, "chg": chg or "no CHG I could find", "v": e.get("value") if e.get("value") is not None
+                   else (e.get("labels") or {}).get("days_left", "?"), "cert": inst.replace("cert:", ""),
+                   "chk": parts[-1]}
             if iid:
-                note = rng.choice(["real - INC opened", "real one, see INC", "escalated to %s" % rng.choice(["DBA", "Card Auth", "Platform"]), ""])
+                cat = "real:" + g.incidents[iid]["kind"]
+                if cat[5:] not in REAL_NOTES:
+                    cat = "real"
             elif a == "LBHealthCheckFailed":
-                seen_lb[inst] = seen_lb.get(inst, 0) + 1
-                note = rng.choice(["flap", "flap again", "same member again", "LB flapping, acked", "FFS",
-                                   "%s again (%d tonight)" % (inst.split("/")[0], seen_lb[inst]), "", ""])
+                cat = "lb"
             elif a == "PgReplicationLagHigh":
-                note = rng.choice(["batch", "settlement batch running, ignore", "lag during batch - normal?", "", "ack"])
+                cat = "lag"
             elif a == "CertExpirySoon":
-                note = rng.choice(["silenced 24h - renewal ticket open", "cert scan noise, silenced", "silenced", ""])
+                cat = "cert"
             elif a == "SyntheticCheckFailed" and inst.startswith("apse2-probe-3"):
-                note = rng.choice(["apse2 probe again, silenced", "sydney probe, silenced 12h", "silenced (probe-3 is broken)", ""])
+                cat = "apse2"
             elif a == "KafkaConsumerLag" and inst.startswith("analytics-etl"):
-                note = rng.choice(["etl lag, silenced till 06:00", "analytics, not ours - silenced", "silenced", ""])
+                cat = "etl"
             elif a.startswith("CardAuth"):
-                note = rng.choice(["blip, cleared by itself", "cleared", "blip", "checked auth dashboards, fine"])
+                cat = "cardauth"
+            elif chg:
+                cat = "maint"
             else:
-                note = rng.choice(["", "change running?", "ack", "looked at it, fine now", "was in the CAB calendar"])
+                cat = "other"
             ts = e["ts"]
             key = "%s|%s|%s" % (a, inst, ts)
             who = oncall if rng.random() > 0.08 else "-"
             ack = rng.randint(40, 900) if who != "-" else ""
+            note = _pager_note(rng, who, cat, ctx)
+            if iid and iid in first_pid and who != "-":
+                note = rng.choice(["", "", "dupe of PD%07d" % first_pid[iid], "same INC", "still going (%s)" % ctx["t"],
+                                   "part of PD%07d" % first_pid[iid], "+1", "ack'd, dup of PD%07d" % first_pid[iid], ""])
+            if iid:
+                first_pid.setdefault(iid, pid)
             pw.writerow(["PD%07d" % pid, ts, a, inst, key, who, ack, note])
     (out / "data" / "pager_log.csv").write_text(pager.getvalue())
 
-    cal = g.render_calendar(g.calendar_records())
+    cal = g.render_calendar(recs)
     if isinstance(cal, str):
         (out / "data" / "change_calendar_export.ics").write_text(cal)
     else:
@@ -793,6 +1020,6 @@ def dev(params: dict, out: pathlib.Path) -> None:
         if m["start"] is None:
             continue
         iw.writerow(["INC-%d" % (4402 + i * 3), m["sev"].upper().replace("SEV", "SEV-"),
-                     m["start"].strftime("%Y-%m-%d %H:%M"), m["service"], m["alert"], m["instance"], m["summary"],
-                     rng.choice(["page", "page", "page", "merchant complaint", "fraud team", "page (after ack of dupes)"])])
+                     m["start"].strftime("%Y-%m-%d %H:%M"), m["service"], m["alert"], m["instance"],
+                     _inc_summary(rng, m), _detected_via(rng, m)])
     (out / "data" / "incidents.csv").write_text(inc.getvalue())

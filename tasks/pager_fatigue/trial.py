@@ -60,6 +60,9 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
         lag_pages = sum(n for (a, i), n in by_key.items() if a == "PgReplicationLagHigh")
         if lag_pages >= 3:
             lines.append("  The usual overnight replica lag paged %d times. Femi says the settlement batch was running." % lag_pages)
+        cert_pages = sum(n for (a, i), n in by_key.items() if a == "CertExpirySoon")
+        if cert_pages >= 2:
+            lines.append("  The midnight cert scan still paged %d times; I thought those were meant to be tickets now." % cert_pages)
         # real things: what people noticed
         first_page = {}
         for e in events:

@@ -8,6 +8,15 @@
   honouring only the states that mean work is really happening;
 - ledger replica lag inside the batch windows (UK wall clock) is expected: drop it;
 - what on-call silence by hand every shift goes to a ticket instead of a page.
+And the cases a careful engineer picks up on the way (each from the world, not the replay):
+- a flapping LB member that stops coming back (consecutive failures past lb-healthd's fall of 3,
+  monitoring_config.md; Kasia; the February incident register) is a new page, not another flap;
+- no settlement or clearing runs on UK bank holidays (Femi; the rota page's Easter line), so lag
+  in the usual window on those nights is real;
+- the Sydney probe's own fault is a timeout (OPS-1150, synthetics runbook, Tomás); an HTTP status
+  from apse2-probe-3 is our APAC edge failing (a February INC), so it pages;
+- certscan 3 sends value null with the days left in labels.days_left and the summary (README:
+  "value can be null"; late-February events), so the silence rule reads the days from there.
 Thresholds are left exactly as they are.
 """
 from __future__ import annotations
@@ -43,8 +52,18 @@ def instance_of(ev: dict) -> str:
     return inst
 
 
+# lb-healthd marks a member down at 3 failed checks (fall 3) and back at 1 pass (rise 1). A flap
+# never gets past 3/3; a member still failing beyond that has stopped coming back, and that is a
+# new page even while its flap page is open.
+LB_FALL = 3
+
+
 def key_for(ev: dict, ts) -> str:
-    return "|".join([str(ev.get("alert") or "?"), str(ev.get("service") or "-"), instance_of(ev)])
+    key = "|".join([str(ev.get("alert") or "?"), str(ev.get("service") or "-"), instance_of(ev)])
+    v = ev.get("value")
+    if ev.get("alert") == "LBHealthCheckFailed" and isinstance(v, (int, float)) and v > LB_FALL:
+        key += "|down"
+    return key
 
 
 class DedupState:
@@ -210,9 +229,15 @@ Ledger replica lag is expected while the ledger batches run (bulk writes on the 
 those windows it is real (fraud features and the auth stand-in read from the replicas).
 Windows are UK wall-clock times, so they move with the clocks.
 """
+from datetime import date, timedelta
+
 from ..timeutil import london
 
 BATCH_WINDOWS = __WINDOWS__
+# Settlement Ops run no settlement and no clearing ingest on England & Wales bank holidays
+# (no scheme settlement day): a window that would start on one of these dates does not happen.
+BANK_HOLIDAYS = {date(2026, 1, 1), date(2026, 4, 3), date(2026, 4, 6), date(2026, 5, 4), date(2026, 5, 25),
+                 date(2026, 8, 31), date(2026, 12, 25), date(2026, 12, 28)}
 
 
 def _mins(hhmm: str) -> int:
@@ -225,7 +250,15 @@ def in_batch_window(ts) -> bool:
     m = loc.hour * 60 + loc.minute
     for a, b in BATCH_WINDOWS:
         ma, mb = _mins(a), _mins(b)
-        if (ma <= m < mb) if ma <= mb else (m >= ma or m < mb):
+        if ma <= mb:
+            started = loc.date() if ma <= m < mb else None
+        elif m >= ma:
+            started = loc.date()
+        elif m < mb:
+            started = loc.date() - timedelta(days=1)  # a window that began before midnight
+        else:
+            started = None
+        if started is not None and started not in BANK_HOLIDAYS:
             return True
     return False
 
@@ -246,14 +279,36 @@ TICKET = '''"""Alerts that should open a ticket instead of paging: what on-call 
 """
 
 
+import re
+
+_DAYS = re.compile(r"(?:expires in |: )(\\d+) ?d(?:ays)?\\b")
+
+
+def days_left(ev: dict):
+    """certscan 2 sends the days left as value; certscan 3 sends value null, labels.days_left and
+    '<cert>: 12d left (notAfter ...)' in the summary."""
+    v = ev.get("value")
+    if isinstance(v, (int, float)):
+        return v
+    labels = ev.get("labels") or {}
+    try:
+        return int(str(labels.get("days_left")).strip())
+    except (TypeError, ValueError):
+        pass
+    m = _DAYS.search(str(ev.get("summary") or ""))
+    return int(m.group(1)) if m else None
+
+
 def applies(ev: dict, ts) -> bool:
     a = ev.get("alert")
     inst = str(ev.get("instance") or "")
-    v = ev.get("value")
     if a == "CertExpirySoon":
-        return isinstance(v, (int, float)) and v > 7
+        d = days_left(ev)
+        return d is not None and d > 7
     if a == "SyntheticCheckFailed":
-        return inst.startswith("apse2-probe-3")
+        # probe-3's own fault is always a timeout (connect / TLS handshake, OPS-1150); an HTTP
+        # status means our APAC edge answered with an error, and that is real
+        return inst.startswith("apse2-probe-3") and "timeout" in str(ev.get("summary") or "").lower()
     if a == "KafkaConsumerLag":
         return inst.startswith("analytics-etl")
     return False

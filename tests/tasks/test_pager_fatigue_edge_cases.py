@@ -1,0 +1,132 @@
+"""pager_fatigue: the held-out edge cases exist on every named variant and on samples, the world
+holds evidence for each, and the reference's hooks treat them the way the evidence says while
+the diligent solution's hooks do not (issue 17: facts found is not delivery)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from datetime import date, datetime, timezone
+from types import ModuleType
+
+import pytest
+
+from fdegym_env.registry import load_task
+from fdegym_env.workspace import world_snapshot
+
+TASK = load_task("pager_fatigue")
+VARIANTS = sorted(TASK.variants)
+UTC = timezone.utc
+
+
+def _load(path, name) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
+
+
+def _held(variant_name: str) -> dict:
+    v = TASK.variant(variant_name)
+    return TASK.module("traffic").held_out(dict(v.params), TASK.held_out_seed)
+
+
+def _kinds(held: dict) -> dict:
+    out: dict = {}
+    for m in held["incidents"].values():
+        out[m["kind"]] = out.get(m["kind"], 0) + 1
+    return out
+
+
+@pytest.mark.parametrize("variant", VARIANTS + ["sample:0", "sample:3"])
+def test_heldout_has_every_edge_case(variant):
+    held = _held(variant)
+    kinds = _kinds(held)
+    assert kinds.get("lb_flap_down", 0) >= 2, f"expected >= 2 flapping members that die; got {kinds}"
+    assert kinds.get("synth_apac", 0) >= 1, f"expected an APAC edge failure seen by the Sydney probe; got {kinds}"
+    hol = [m for m in held["incidents"].values() if m["kind"] == "lag_real"
+           and datetime.fromisoformat(m["start"].replace("Z", "+00:00")).date() in (date(2026, 4, 3), date(2026, 4, 6))]
+    assert hol, "expected ledger replica lag on a bank-holiday night (no batch run)"
+    certs = [e for d in held["days"] for e in d["batch"]["events"] if e["alert"] == "CertExpirySoon"]
+    assert certs and all(e["value"] is None and (e.get("labels") or {}).get("days_left") for e in certs), \
+        "expected every March/April cert event in certscan 3 shape (value null, labels.days_left)"
+
+
+def test_flaps_before_a_dead_member_share_its_key():
+    held = _held("base")
+    dead = [(iid, m) for iid, m in held["incidents"].items() if m["kind"] == "lb_flap_down"]
+    for iid, m in dead:
+        start = datetime.fromisoformat(m["start"].replace("Z", "+00:00"))
+        flaps = [e for d in held["days"] for e in d["batch"]["events"]
+                 if e["alert"] == "LBHealthCheckFailed" and d["truth"].get(e["id"]) is None
+                 and e["instance"].split("#g")[0] == m["instance"]
+                 and 0 < (start - datetime.fromisoformat(e["ts"])).total_seconds() < 30 * 60]
+        assert flaps, f"{iid}: no flap of {m['instance']} within 30 min before it died"
+        assert all(isinstance(e["value"], int) and e["value"] <= 3 for e in flaps)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_world_holds_the_evidence(variant):
+    ws = world_snapshot(TASK, TASK.variant(variant))
+    rota = (ws / "docs" / "oncall_rota.md").read_text()
+    assert re.search(r"Good Friday 3 April and Easter Monday 6 April", rota)
+    assert "timeout" in (ws / "docs" / "tickets" / "OPS-1150.md").read_text()
+    assert "days_left" in (ws / "docs" / "tickets" / "OPS-1209.md").read_text()
+    incidents = (ws / "data" / "incidents.csv").read_text()
+    assert "merchant complaint (APAC)" in incidents and "flapp" in incidents
+    late_feb = "".join((ws / "data" / "events" / f"2026-02-{d}.jsonl").read_text() for d in range(23, 29))
+    assert '"days_left"' in late_feb, "certscan 3 events should already show in the last week of February"
+
+
+def _module(solution: str, modname: str, tmp_path_factory) -> ModuleType:
+    """Import ``modname`` from a copy of world/system with ``solution`` applied (isolated import)."""
+    import importlib
+    import shutil
+    import sys
+    ws = tmp_path_factory.mktemp(solution)
+    shutil.copytree(TASK.path / "world" / "system", ws / "system")
+    _load(TASK.path / "solutions" / f"{solution}.py", f"pf_{solution}").apply(ws, dict(TASK.variant("base").params))
+    stale = {k: sys.modules.pop(k) for k in list(sys.modules) if k == "alertrouter" or k.startswith("alertrouter.")}
+    sys.path.insert(0, str(ws / "system"))
+    try:
+        return importlib.import_module(modname)
+    finally:
+        sys.path.remove(str(ws / "system"))
+        for k in [k for k in sys.modules if k == "alertrouter" or k.startswith("alertrouter.")]:
+            del sys.modules[k]
+        sys.modules.update(stale)
+
+
+def test_reference_escalates_a_dead_member_and_diligent_does_not(tmp_path_factory):
+    ref = _module("reference", "alertrouter.dedup", tmp_path_factory)
+    dil = _module("diligent", "alertrouter.dedup", tmp_path_factory)
+    flap = {"alert": "LBHealthCheckFailed", "service": "lb-edge", "instance": "lbe-man-02/x/10.0.0.1:443", "value": 3}
+    dead = dict(flap, value=5)
+    assert ref.key_for(flap, None) != ref.key_for(dead, None)
+    assert dil.key_for(flap, None) == dil.key_for(dead, None)
+
+
+def test_reference_reads_certscan3_days_and_sydney_http_errors(tmp_path_factory):
+    ref = _module("reference", "alertrouter.hooks.ticket_only", tmp_path_factory)
+    dil = _module("diligent", "alertrouter.hooks.ticket_only", tmp_path_factory)
+    v3 = {"alert": "CertExpirySoon", "value": None, "labels": {"days_left": "19"},
+          "summary": "api.halyardpay.co.uk: 19d left (notAfter 2026-04-20T03:00:00Z, Sectigo RSA DV)"}
+    summary_only = {"alert": "CertExpirySoon", "value": None, "summary": "api.halyardpay.co.uk: 19d left (notAfter ...)"}
+    near = {"alert": "CertExpirySoon", "value": None, "labels": {"days_left": "4"}, "summary": "x: 4d left"}
+    http = {"alert": "SyntheticCheckFailed", "instance": "apse2-probe-3/portal-login",
+            "summary": "check portal-login failed from apse2-probe-3: HTTP 503 (portal.halyardpay.co.uk, 210ms)"}
+    tmo = dict(http, summary="check portal-login failed from apse2-probe-3: connect timeout after 10000ms")
+    assert ref.applies(v3, None) and ref.applies(summary_only, None) and not ref.applies(near, None)
+    assert not dil.applies(v3, None)
+    assert ref.applies(tmo, None) and not ref.applies(http, None)
+    assert dil.applies(http, None)
+
+
+def test_reference_pages_lag_on_a_bank_holiday_night(tmp_path_factory):
+    ref = _module("reference", "alertrouter.hooks.quiet_hours", tmp_path_factory)
+    dil = _module("diligent", "alertrouter.hooks.quiet_hours", tmp_path_factory)
+    lag = {"alert": "PgReplicationLagHigh", "instance": "pg-ledger-replica-02"}
+    normal, good_friday = datetime(2026, 4, 2, 1, 20, tzinfo=UTC), datetime(2026, 4, 3, 1, 20, tzinfo=UTC)
+    assert ref.applies(lag, normal) and dil.applies(lag, normal)           # 02:20 BST on a normal night
+    assert not ref.applies(lag, good_friday) and dil.applies(lag, good_friday)
+    assert not ref.applies(lag, datetime(2026, 4, 6, 0, 40, tzinfo=UTC))  # Easter Monday 01:40 BST

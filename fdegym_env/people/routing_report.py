@@ -178,11 +178,12 @@ def evaluate_heldout(spec: dict[str, Any], hset: dict[str, Any], router: str | R
             "shares": {k: round(v / n, 4) if n else 0.0 for k, v in counts.items()}, "rows": rows}
 
 
-def find_heldout_sets(tests_dir: str | Path = "tests") -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
-    """(task id, validated base-variant people spec, held-out set) for ``routing/heldout/*.yaml``."""
+def find_heldout_sets(tests_dir: str | Path = "tests", folder: str = "heldout") -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(task id, validated base-variant people spec, held-out set) for ``routing/<folder>/*.yaml``
+    (``heldout``: written before tuning; ``blind``: written without seeing people.yaml at all)."""
     from fdegym_env.registry import load_task
     out = []
-    for path in sorted((Path(tests_dir) / "routing" / "heldout").glob("*.yaml")):
+    for path in sorted((Path(tests_dir) / "routing" / folder).glob("*.yaml")):
         task = load_task(path.stem)
         out.append((path.stem, task.people_spec(task.variant("base")), load_yaml(path) or {}))
     return out
@@ -219,9 +220,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--misses", action="store_true", help="list every wrong routing")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--heldout", action="store_true", help="evaluate routing/heldout/*.yaml through the engine")
+    ap.add_argument("--blind", action="store_true", help="evaluate routing/blind/*.yaml (questions written without "
+                    "seeing people.yaml) through the engine")
     a = ap.parse_args(argv)
-    if a.heldout:
-        return _heldout_main(a)
+    if a.heldout or a.blind:
+        return _heldout_main(a, "blind" if a.blind else "heldout")
     rows = []
     for name, spec, rset in find_sets(a.tests_dir):
         if a.only and name != a.only:
@@ -251,10 +254,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _heldout_main(a: argparse.Namespace) -> int:
+def _heldout_main(a: argparse.Namespace, folder: str = "heldout") -> int:
     results = []
     from fdegym_env.registry import load_task
-    for name, spec, hset in find_heldout_sets(a.tests_dir):
+    for name, spec, hset in find_heldout_sets(a.tests_dir, folder):
         if a.only and name != a.only:
             continue
         for router in (a.routers or load_task(name).router).split(","):
@@ -263,7 +266,7 @@ def _heldout_main(a: argparse.Namespace) -> int:
         print(json.dumps(results, indent=2))
         return 0
     if not results:
-        print(f"no held-out sets under {a.tests_dir}/routing/heldout", file=sys.stderr)
+        print(f"no held-out sets under {a.tests_dir}/routing/{folder}", file=sys.stderr)
         return 1
     print(f"{'set':<22} {'router':<8} {'questions':>9} " + " ".join(f"{o:>15}" for o in OUTCOMES))
     for r in results:

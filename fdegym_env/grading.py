@@ -1,8 +1,17 @@
 """Deploy a workspace's ``system/`` in the sandbox, replay traffic through it, and score it.
 
 Grading never reads the agent's workspace in place: it copies it, starts a sandbox on the copy and
-calls the task's entry points there, one fresh ``python3`` per call, with arguments and results as
-JSON on stdin/stdout. A crash, hang or malformed result is an incident, never an exception.
+calls the task's entry points there. How each call runs is the task's ``process:`` (task.yaml):
+
+- ``persistent`` (default): one long-lived ``python3`` per deployment, inside the same sandbox,
+  forks a fresh child per call that runs the same driver a fresh interpreter would
+  (:mod:`fdegym_env.sandbox.worker`); no module state carries over between calls, so results are
+  those of ``per_call``, tens of milliseconds sooner per call.
+- ``per_call``: a fresh ``python3 -c`` per call, arguments on stdin and the result on stdout.
+
+``FDEGYM_PROCESS=per_call|persistent`` overrides every task's choice (benchmarks, bisecting).
+A crash, hang or malformed result is an incident, never an exception; a call that hangs takes the
+system down for the rest of the grading, as in production.
 
 Score (DESIGN §5, paper §2.3):
     U = (kpi - kpi_baseline) / (kpi_reference - kpi_baseline); an incident caps U at 0;
@@ -51,6 +60,24 @@ real.flush()
 """.replace("MARK", repr(_MARK))
 
 
+PROCESS_MODES = ("persistent", "per_call")
+
+
+def process_mode(task: Task) -> str:
+    """How a task's entry-point calls run: ``FDEGYM_PROCESS`` if set, else task.yaml's ``process``."""
+    forced = os.environ.get("FDEGYM_PROCESS")
+    if forced:
+        if forced not in PROCESS_MODES:
+            raise ValueError(f"FDEGYM_PROCESS must be one of {', '.join(PROCESS_MODES)}, got {forced!r}")
+        return forced
+    mode = (getattr(task, "raw", None) or {}).get("process", "persistent")
+    if mode not in PROCESS_MODES:
+        raise ValueError(f"{task.path}/task.yaml: field 'process' must be one of {', '.join(PROCESS_MODES)}, "
+                         f"got {mode!r} (persistent: one worker per deployment, a fresh fork per call; "
+                         "per_call: a fresh python3 per call)")
+    return mode
+
+
 @dataclass
 class CallResult:
     ok: bool
@@ -79,6 +106,7 @@ class Deployment:
         self.calls = 0
         self.down: str | None = None  # set when a call hangs: production does not come back by itself
         self._allowed = {(e.module, e.function) for e in task.entry_points}
+        self.process = process_mode(task)
 
     def call(self, module: str, function: str, *args: Any, timeout_s: float | None = None) -> CallResult:
         if (module, function) not in self._allowed:
@@ -92,8 +120,16 @@ class Deployment:
             stdin = json.dumps(list(args)).encode("utf-8")
         except TypeError as e:
             raise ValueError(f"{self.task.id}: grader passed non-JSON arguments to {module}.{function}: {e}") from None
-        r = self.sandbox.run(["python3", "-c", _DRIVER, module, function], timeout_s=timeout_s, stdin=stdin,
-                             cwd="system", cap=RESULT_CAP)
+        r = None
+        if self.process == "persistent":
+            try:
+                r = self.sandbox.python_call(module, function, stdin, driver=_DRIVER, timeout_s=timeout_s,
+                                             cwd="system", hard=RESULT_CAP)
+            except NotImplementedError:   # a backend without a grading worker
+                self.process = "per_call"
+        if r is None:
+            r = self.sandbox.run(["python3", "-c", _DRIVER, module, function], timeout_s=timeout_s, stdin=stdin,
+                                 cwd="system", cap=RESULT_CAP)
         where = f"{module}.{function} (call {self.calls})"
         if r.timed_out:
             self.down = f"the system hung on an earlier call ({where})"

@@ -248,6 +248,27 @@ def serve_port(port, path):
 
 WORKER = {}
 
+def wipe(dirs):
+    """Empty the sandbox's private scratch folders (a sandbox reused for another deployment)."""
+    import shutil
+    n = 0
+    for d in dirs:
+        try:
+            names = os.listdir(d)
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(d, name)
+            try:
+                if os.path.isdir(path) and not os.path.islink(path):
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    os.unlink(path)
+                n += 1
+            except OSError:
+                pass
+    return n
+
 def worker_stop():
     """Kill the grading worker (and, being PID 1, everything else): the namespace is clean after."""
     if WORKER:
@@ -365,6 +386,8 @@ def main():
                 resp = {"pong": True}
             elif req.get("op") == "reset":
                 worker_stop(); resp = {"reset": True}
+            elif req.get("op") == "wipe":
+                resp = {"wiped": wipe(req.get("dirs") or [])}
             elif req.get("op") == "worker":
                 resp = worker_start(req)
             elif req.get("op") == "wcall":

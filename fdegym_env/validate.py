@@ -257,21 +257,36 @@ def validate_task(task: Task, variants: list[str] | None = None, samples: int = 
         u = score(kpi, a["kpi_baseline"], a["kpi_reference"], inc, 0.0)["final_uplift"]
         check, ok = _check(job.kind, v, job.label, u, inc)
         report.rows.append(Row(job.label, job.variant, job.kind, kpi, u, inc, check, ok))
-    lit = [r.uplift for r in report.rows if r.kind == "literal"]
+    report.cross = cross_checks(task, report.rows, all_named=variants is None)
+    return report
+
+
+def cross_checks(task: Task, rows: list[Row], all_named: bool) -> list[dict[str, Any]]:
+    """The checks across variants, over ``rows`` (a whole report's, or a subset such as the named
+    variants'); ``all_named``: the rows cover every named variant (then the kinds of change count)."""
+    cross = []
+    lit = [r.uplift for r in rows if r.kind == "literal"]
     if lit:
         mean = sum(lit) / len(lit)
-        report.cross.append({"check": f"literal mean across variants <= {LITERAL_MEAN_MAX}", "value": round(mean, 4),
-                             "passed": mean <= LITERAL_MEAN_MAX})
-    for s in sorted({r.solution for r in report.rows if r.kind == "shortcut"}):
-        ups = [r.uplift for r in report.rows if r.solution == s]
+        cross.append({"check": f"literal mean across variants <= {LITERAL_MEAN_MAX}", "value": round(mean, 4),
+                      "passed": mean <= LITERAL_MEAN_MAX})
+    for s in sorted({r.solution for r in rows if r.kind == "shortcut"}):
+        ups = [r.uplift for r in rows if r.solution == s]
         mean = sum(ups) / len(ups)
-        report.cross.append({"check": f"{s} mean across variants <= {SHORTCUT_MAX}", "value": round(mean, 4),
-                             "passed": mean <= SHORTCUT_MAX})
-    if variants is None:
+        cross.append({"check": f"{s} mean across variants <= {SHORTCUT_MAX}", "value": round(mean, 4),
+                      "passed": mean <= SHORTCUT_MAX})
+    if all_named:
         angles = sorted({v.angle for v in task.variants.values() if v.angle})
-        report.cross.append({"check": f"kinds of change across named variants >= {MIN_ANGLES}",
-                             "value": ", ".join(angles) or "none", "passed": len(angles) >= MIN_ANGLES})
-    return report
+        cross.append({"check": f"kinds of change across named variants >= {MIN_ANGLES}",
+                      "value": ", ".join(angles) or "none", "passed": len(angles) >= MIN_ANGLES})
+    return cross
+
+
+def subset(task: Task, report: Report, keep: Callable[[Row], bool], all_named: bool) -> Report:
+    """The report ``validate_task`` would give for the variants whose rows ``keep`` selects (rows are
+    per variant, so a subset's rows are exactly those of a run on that subset)."""
+    rows = [r for r in report.rows if keep(r)]
+    return Report(report.task, rows, cross_checks(task, rows, all_named))
 
 
 def format_report(report: Report, show_generic: bool = False) -> str:

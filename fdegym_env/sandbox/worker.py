@@ -60,7 +60,7 @@ WORKER_SRC = r'''
 import os, sys, json, select, signal, struct, resource, time, gc, atexit, threading, io
 CFG = json.loads(sys.argv[2])
 REQ, ANS = int(CFG.get("req_fd", 3)), int(CFG.get("ans_fd", 4))
-KILL_ALL = bool(CFG.get("kill_all"))
+KILL_ALL = bool(CFG.get("kill_all")) and os.getppid() == 1   # only under the executor, PID 1 of its namespace
 DRIVER = CFG["driver"]
 HARD = int(CFG.get("hard", 32 << 20))
 ERR_TAIL = 8000

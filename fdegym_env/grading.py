@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fdegym_env.paths import cache_dir, episodes_dir, scratch_dir
+from fdegym_env.paths import cache_dir, scratch_dir
 from fdegym_env.sandbox import make_sandbox, resolve_backend
 from fdegym_env.task import Task, Variant
 from fdegym_env.workspace import world_snapshot

@@ -4,6 +4,13 @@ Per variant: do-nothing, literal, reference, every ``shortcut_*`` and ``bypass_*
 fresh world and graded; the reference applied with the *base* variant's params to every other
 variant checks that a memorised solution does not carry over. Across variants: the literal
 request's mean and the number of distinct kinds of change.
+
+How it runs: every grading is one :class:`Job` on one process pool (:func:`default_workers`),
+costliest first (the generic bypasses that run into a call's time limit); the do-nothing and
+reference rows *are* the variant's anchor gradings (stored in the anchor cache), so no grading is
+made twice; each pool process grades in warm sandboxes (``grading._DeployPool``). A new solution
+kind needs a name in :func:`_kind` and a rule in :func:`_check`; a new check across variants goes
+in :func:`cross_checks`.
 """
 
 from __future__ import annotations
@@ -17,8 +24,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from fdegym_env.grading import (GradeOutcome, anchor_cache_path, anchors, apply_solution, grade_system,
-                                save_anchors, score)
+from fdegym_env.grading import (GradeOutcome, anchor_cache_path, apply_solution, grade_system, save_anchors,
+                                score)
 from fdegym_env.paths import scratch_dir
 from fdegym_env.sandbox import resolve_backend
 from fdegym_env.task import Task, Variant
@@ -87,14 +94,6 @@ def _grade_workspace(task: Task, variant: Variant, solution: str | Callable | No
         elif solution is not None:
             apply_solution(task, solution, ws, params)
         return grade_system(task, variant, ws, sandbox)
-
-
-def _grade_solution(task: Task, variant: Variant, solution: str | Callable | None, params: dict,
-                    sandbox: str) -> tuple[float, float, list[str]]:
-    anc = anchors(task, variant, sandbox)
-    out = _grade_workspace(task, variant, solution, params, sandbox)
-    s = score(out.kpi, anc["kpi_baseline"], anc["kpi_reference"], out.incidents, 0.0)
-    return out.kpi, s["final_uplift"], out.incidents
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
     fdegym list
     fdegym run TASK --agent reference [--level L3] [--variant base] [--seed 0] [--json]
-    fdegym validate TASK [--variant V | --all-variants] [--samples N] [--json]
+    fdegym validate TASK [--variant V | --all-variants] [--samples N] [--quick] [--json]
 
 Every subcommand is a (setup, run) pair of plain functions; :func:`commands` is the one explicit
 list of them (the command modules import nothing from this one).
@@ -112,7 +112,9 @@ def _validate_setup(p):
     p.add_argument("--samples", type=int, default=0, help="also check N sampled variants (sample:0..N-1)")
     p.add_argument("--no-generic", action="store_true", help="skip the generic bypass library")
     p.add_argument("--show-generic", action="store_true", help="list every generic bypass row")
-    p.add_argument("--workers", type=int, default=None, help="gradings in parallel (default: CPUs, at most 4)")
+    p.add_argument("--workers", type=int, default=None, help="gradings in parallel (default: CPUs + 1, at most 8)")
+    p.add_argument("--quick", action="store_true",
+                   help="the author's loop: named variants, no samples, a sample of the generic bypasses")
     p.add_argument("--sandbox", default="auto", choices=["auto", "bwrap", "docker", "none"])
     p.add_argument("--json", action="store_true")
 
@@ -124,7 +126,7 @@ def cmd_validate(a) -> int:
     task = load_task(a.task)
     report = validate_task(task, variants=a.variant, samples=a.samples, sandbox=a.sandbox,
                            generic=not a.no_generic, progress=not a.json and sys.stderr.isatty(),
-                           workers=a.workers)
+                           workers=a.workers, quick=a.quick)
     if a.json:
         print(json.dumps(report.to_json(), indent=2, default=str))
     else:

@@ -1,8 +1,17 @@
 """Deploy a workspace's ``system/`` in the sandbox, replay traffic through it, and score it.
 
 Grading never reads the agent's workspace in place: it copies it, starts a sandbox on the copy and
-calls the task's entry points there, one fresh ``python3`` per call, with arguments and results as
-JSON on stdin/stdout. A crash, hang or malformed result is an incident, never an exception.
+calls the task's entry points there. How each call runs is the task's ``process:`` (task.yaml):
+
+- ``persistent`` (default): one long-lived ``python3`` per deployment, inside the same sandbox,
+  forks a fresh child per call that runs the same driver a fresh interpreter would
+  (:mod:`fdegym_env.sandbox.worker`); no module state carries over between calls, so results are
+  those of ``per_call``, tens of milliseconds sooner per call.
+- ``per_call``: a fresh ``python3 -c`` per call, arguments on stdin and the result on stdout.
+
+``FDEGYM_PROCESS=per_call|persistent`` overrides every task's choice (benchmarks, bisecting).
+A crash, hang or malformed result is an incident, never an exception; a call that hangs takes the
+system down for the rest of the grading, as in production.
 
 Score (DESIGN §5, paper §2.3):
     U = (kpi - kpi_baseline) / (kpi_reference - kpi_baseline); an incident caps U at 0;
@@ -11,6 +20,7 @@ Score (DESIGN §5, paper §2.3):
 
 from __future__ import annotations
 
+import atexit
 import copy
 import hashlib
 import json
@@ -18,14 +28,15 @@ import logging
 import os
 import shutil
 import tempfile
+import threading
 import traceback
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fdegym_env.paths import cache_dir, episodes_dir
-from fdegym_env.sandbox import make_sandbox
+from fdegym_env.paths import cache_dir, scratch_dir
+from fdegym_env.sandbox import make_sandbox, resolve_backend
 from fdegym_env.task import Task, Variant
 from fdegym_env.workspace import world_snapshot
 
@@ -51,6 +62,24 @@ real.flush()
 """.replace("MARK", repr(_MARK))
 
 
+PROCESS_MODES = ("persistent", "per_call")
+
+
+def process_mode(task: Task) -> str:
+    """How a task's entry-point calls run: ``FDEGYM_PROCESS`` if set, else task.yaml's ``process``."""
+    forced = os.environ.get("FDEGYM_PROCESS")
+    if forced:
+        if forced not in PROCESS_MODES:
+            raise ValueError(f"FDEGYM_PROCESS must be one of {', '.join(PROCESS_MODES)}, got {forced!r}")
+        return forced
+    mode = (getattr(task, "raw", None) or {}).get("process", "persistent")
+    if mode not in PROCESS_MODES:
+        raise ValueError(f"{task.path}/task.yaml: field 'process' must be one of {', '.join(PROCESS_MODES)}, "
+                         f"got {mode!r} (persistent: one worker per deployment, a fresh fork per call; "
+                         "per_call: a fresh python3 per call)")
+    return mode
+
+
 @dataclass
 class CallResult:
     ok: bool
@@ -69,16 +98,24 @@ class Deployment:
 
     def __init__(self, task: Task, workspace: Path, sandbox: str = "auto"):
         self.task = task
-        self._root = Path(tempfile.mkdtemp(prefix="fdegym-deploy-", dir=episodes_dir()))
-        self.workspace = self._root / "workspace"
-        shutil.copytree(workspace, self.workspace, symlinks=True,
-                        ignore=shutil.ignore_patterns("__pycache__"))
-        self.sandbox = make_sandbox(sandbox)
-        self.sandbox.start(self.workspace)
+        self._backend = resolve_backend(sandbox)
+        pooled = _POOL.take(self._backend)
+        if pooled is not None:   # a warm sandbox of an earlier deployment, emptied: refill its folder
+            self._root, self.sandbox = pooled
+            self.workspace = self._root / "workspace"
+            _copy_into(workspace, self.workspace, self.sandbox.uid)
+        else:
+            self._root = Path(tempfile.mkdtemp(prefix="fdegym-deploy-", dir=scratch_dir()))
+            self.workspace = self._root / "workspace"
+            shutil.copytree(workspace, self.workspace, symlinks=True,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+            self.sandbox = make_sandbox(self._backend)
+            self.sandbox.start(self.workspace)
         self.failures: list[str] = []
         self.calls = 0
         self.down: str | None = None  # set when a call hangs: production does not come back by itself
         self._allowed = {(e.module, e.function) for e in task.entry_points}
+        self.process = process_mode(task)
 
     def call(self, module: str, function: str, *args: Any, timeout_s: float | None = None) -> CallResult:
         if (module, function) not in self._allowed:
@@ -92,8 +129,16 @@ class Deployment:
             stdin = json.dumps(list(args)).encode("utf-8")
         except TypeError as e:
             raise ValueError(f"{self.task.id}: grader passed non-JSON arguments to {module}.{function}: {e}") from None
-        r = self.sandbox.run(["python3", "-c", _DRIVER, module, function], timeout_s=timeout_s, stdin=stdin,
-                             cwd="system", cap=RESULT_CAP)
+        r = None
+        if self.process == "persistent":
+            try:
+                r = self.sandbox.python_call(module, function, stdin, driver=_DRIVER, timeout_s=timeout_s,
+                                             cwd="system", hard=RESULT_CAP)
+            except NotImplementedError:   # a backend without a grading worker
+                self.process = "per_call"
+        if r is None:
+            r = self.sandbox.run(["python3", "-c", _DRIVER, module, function], timeout_s=timeout_s, stdin=stdin,
+                                 cwd="system", cap=RESULT_CAP)
         where = f"{module}.{function} (call {self.calls})"
         if r.timed_out:
             self.down = f"the system hung on an earlier call ({where})"
@@ -117,7 +162,12 @@ class Deployment:
         return self.sandbox.isolation()
 
     def close(self) -> None:
-        self.sandbox.close()
+        if self.sandbox is None:
+            return
+        sandbox, self.sandbox = self.sandbox, None
+        if not self.down and _POOL.give(self._backend, self._root, sandbox):
+            return
+        sandbox.close()
         shutil.rmtree(self._root, ignore_errors=True)
 
     def __enter__(self):
@@ -125,6 +175,89 @@ class Deployment:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _empty(folder: Path) -> None:
+    for p in folder.iterdir():
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p)
+        else:
+            p.unlink()
+
+
+def _copy_file(src: str, dst: str) -> None:
+    """``copy2`` without extended attributes (their syscalls cost more than a small file's bytes)."""
+    shutil.copyfile(src, dst)
+    st = os.stat(src)
+    os.chmod(dst, st.st_mode & 0o7777)
+    os.utime(dst, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def _copy_into(src: Path, dest: Path, uid: int | None) -> None:
+    shutil.copytree(src, dest, symlinks=True, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"),
+                    copy_function=_copy_file)
+    if uid is not None:
+        from fdegym_env.sandbox.executor_sandbox import chown_tree
+        chown_tree(dest, uid)
+
+
+class _DeployPool:
+    """Idle deployment sandboxes, kept warm for the next deployment of this process.
+
+    Starting a sandbox and its grading worker costs more than a small task's whole grading. When a
+    deployment ends normally, its sandbox (nothing runs in it between calls) is emptied — workspace
+    folder, ``/tmp``, ``/dev/shm`` — and kept; the next deployment copies its workspace into the same
+    folder. A sandbox whose system hung is never reused. ``FDEGYM_DEPLOY_POOL=0`` turns this off.
+    """
+
+    SIZE = 2
+
+    def __init__(self) -> None:
+        self._idle: dict[str, list[tuple[Path, Any]]] = {}
+        self._pid = os.getpid()
+        self._lock = threading.Lock()
+
+    def _on(self, backend: str) -> bool:
+        return backend in ("bwrap", "docker") and os.environ.get("FDEGYM_DEPLOY_POOL", "1") != "0"
+
+    def take(self, backend: str):
+        if not self._on(backend):
+            return None
+        with self._lock:
+            if self._pid != os.getpid():   # a forked copy of this process: those sandboxes are the parent's
+                self._idle, self._pid = {}, os.getpid()
+            idle = self._idle.get(backend) or []
+            return idle.pop() if idle else None
+
+    def give(self, backend: str, root: Path, sandbox) -> bool:
+        if not self._on(backend) or self._pid != os.getpid() or not hasattr(sandbox, "recycle"):
+            return False
+        with self._lock:
+            if len(self._idle.get(backend) or []) >= self.SIZE:
+                return False
+        try:
+            _empty(root / "workspace")
+        except OSError:
+            return False
+        if not sandbox.recycle():
+            return False
+        with self._lock:
+            self._idle.setdefault(backend, []).append((root, sandbox))
+        return True
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, {}
+        if self._pid != os.getpid():
+            return
+        for entries in idle.values():
+            for root, sandbox in entries:
+                sandbox.close()
+                shutil.rmtree(root, ignore_errors=True)
+
+
+_POOL = _DeployPool()
+atexit.register(_POOL.close)
 
 
 @dataclass
@@ -145,18 +278,30 @@ _TRAFFIC_CACHE: OrderedDict[tuple, str] = OrderedDict()
 
 
 def workspace_digest(workspace: Path) -> str:
-    """Hash of every file's path and bytes under ``workspace`` (symlinks by their target text)."""
+    """Hash of every file's path and bytes under ``workspace`` (symlinks by their target text).
+
+    Walked with ``os.scandir`` in sorted order (the order of ``sorted(rglob("*"))``); on every
+    episode end it runs before the grade cache can answer, so it must cost less than the grading."""
     h = hashlib.sha256()
-    for p in sorted(Path(workspace).rglob("*")):
-        if "__pycache__" in p.parts:
-            continue
-        rel = p.relative_to(workspace).as_posix().encode()
-        if p.is_symlink():
-            h.update(b"L" + rel + b"\0" + os.readlink(p).encode() + b"\0")
-        elif p.is_file():
-            h.update(b"F" + rel + b"\0" + p.read_bytes() + b"\0")
-        elif p.is_dir():
-            h.update(b"D" + rel + b"\0")
+    root = os.fspath(workspace)
+
+    def walk(folder: str, rel: str) -> None:
+        with os.scandir(folder) as it:
+            entries = sorted(it, key=lambda e: e.name)
+        for e in entries:
+            if e.name == "__pycache__":
+                continue
+            r = f"{rel}/{e.name}" if rel else e.name
+            if e.is_symlink():
+                h.update(b"L" + r.encode() + b"\0" + os.readlink(e.path).encode() + b"\0")
+            elif e.is_file():
+                with open(e.path, "rb") as f:
+                    h.update(b"F" + r.encode() + b"\0" + f.read() + b"\0")
+            elif e.is_dir():
+                h.update(b"D" + r.encode() + b"\0")
+                walk(e.path, r)
+
+    walk(root, "")
     return h.hexdigest()
 
 
@@ -240,15 +385,25 @@ def anchors(task: Task, variant: Variant, sandbox: str = "auto") -> dict[str, fl
     own = task.own_anchors(variant, sandbox)  # harness cases: their grader reports the anchors
     if own is not None:
         return own
-    path = cache_dir() / "anchors" / f"{task.id}-{task.content_hash}-{variant.key}.json"
+    path = anchor_cache_path(task, variant)
     if path.exists():
         return json.loads(path.read_text())
-    with tempfile.TemporaryDirectory(prefix="fdegym-anchor-", dir=episodes_dir()) as tmp:
+    with tempfile.TemporaryDirectory(prefix="fdegym-anchor-", dir=scratch_dir()) as tmp:
         ws = Path(tmp) / "workspace"
         shutil.copytree(world_snapshot(task, variant), ws, symlinks=True)
         base = grade_system(task, variant, ws, sandbox)
         apply_solution(task, "reference", ws, variant.params)
         ref = grade_system(task, variant, ws, sandbox)
+    return save_anchors(task, variant, base, ref)
+
+
+def anchor_cache_path(task: Task, variant: Variant) -> Path:
+    return cache_dir() / "anchors" / f"{task.id}-{task.content_hash}-{variant.key}.json"
+
+
+def save_anchors(task: Task, variant: Variant, base: GradeOutcome, ref: GradeOutcome) -> dict[str, Any]:
+    """Check and cache the anchors measured from the baseline and reference gradings."""
+    path = anchor_cache_path(task, variant)
     out = {"kpi_baseline": base.kpi, "kpi_reference": ref.kpi,
            "baseline_incidents": base.incidents, "reference_incidents": ref.incidents}
     if not ref.kpi == ref.kpi or ref.kpi == base.kpi:

@@ -146,6 +146,14 @@ class Sandbox(ABC):
             cwd: str = ".", cap: int = OUTPUT_CAP) -> RunResult:
         """Run a shell command (str) or an argv (list) inside the sandbox, cwd relative to the workspace."""
 
+    def python_call(self, module: str, function: str, args: bytes, *, driver: str, timeout_s: float,
+                    cwd: str = ".", hard: int = HARD_OUTPUT_LIMIT) -> RunResult:
+        """Run ``driver`` (a ``python3 -c`` program reading ``args`` on stdin, argv ``module function``)
+        in the sandbox's grading worker: a forked copy of one long-lived interpreter
+        (:mod:`fdegym_env.sandbox.worker`). ``stdout`` of the result is the driver's result channel.
+        Backends without a worker raise NotImplementedError (callers fall back to :meth:`run`)."""
+        raise NotImplementedError(f"the {self.name} sandbox has no grading worker")
+
     def reset(self) -> None:
         """Make sure nothing started by earlier commands is still running."""
 

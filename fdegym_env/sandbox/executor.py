@@ -44,11 +44,11 @@ def setup(cfg):
         tmp = cfg["listen"] + ".tmp"
         srv.bind(tmp); os.rename(tmp, cfg["listen"]); srv.listen(1)
         conn, _ = srv.accept(); srv.close(); os.unlink(cfg["listen"])
-        IN = os.fdopen(os.dup(conn.fileno()), "rb", 0)
+        IN = os.fdopen(os.dup(conn.fileno()), "rb")   # buffered: requests can be megabytes
         OUT = os.fdopen(os.dup(conn.fileno()), "wb", 0)
         conn.close()
     else:
-        IN = os.fdopen(os.dup(0), "rb", 0)
+        IN = os.fdopen(os.dup(0), "rb")
         OUT = os.fdopen(os.dup(1), "wb", 0)
     for fd in (IN.fileno(), OUT.fileno()):
         os.set_inheritable(fd, False)
@@ -246,6 +246,123 @@ def serve_port(port, path):
                 t = threading.Thread(target=pump, args=(a, b)); t.daemon = True; t.start()
     t = threading.Thread(target=loop); t.daemon = True; t.start()
 
+WORKER = {}
+
+def wipe(dirs):
+    """Empty the sandbox's private scratch folders (a sandbox reused for another deployment)."""
+    import shutil
+    n = 0
+    for d in dirs:
+        try:
+            names = os.listdir(d)
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(d, name)
+            try:
+                if os.path.isdir(path) and not os.path.islink(path):
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    os.unlink(path)
+                n += 1
+            except OSError:
+                pass
+    return n
+
+def worker_stop():
+    """Kill the grading worker (and, being PID 1, everything else): the namespace is clean after."""
+    if WORKER:
+        for fd in (WORKER["w"], WORKER["r"], WORKER["err"]):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        WORKER.clear()
+    kill_others()
+
+def worker_err():
+    try:
+        return os.read(WORKER["err"], 4000).decode("utf-8", "replace")
+    except (OSError, KeyError):
+        return ""
+
+def worker_frame(deadline):
+    buf = WORKER["buf"]
+    need = None
+    while True:
+        if need is None and len(buf) >= 8:
+            need = 8 + int.from_bytes(bytes(buf[:8]), "big")
+        if need is not None and len(buf) >= need:
+            body = bytes(buf[8:need]); del buf[:need]
+            return body
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the grading worker did not answer in time")
+        try:
+            r, _, _ = select.select([WORKER["r"]], [], [], left)
+        except InterruptedError:
+            continue
+        if r:
+            chunk = os.read(WORKER["r"], 1 << 20)
+            if not chunk:
+                raise EOFError("the grading worker went away " + worker_err()[-500:])
+            buf += chunk
+
+def worker_start(req):
+    """Start the long-lived grading worker: fds 3/4 are its request/answer pipes (see worker.py)."""
+    import fcntl
+    worker_stop()
+    q_r, q_w = os.pipe(); a_r, a_w = os.pipe(); e_r, e_w = os.pipe()
+    high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (q_r, a_w, e_w)]
+    null = fcntl.fcntl(os.open("/dev/null", os.O_RDWR), fcntl.F_DUPFD_CLOEXEC, 10)
+    for fd in (q_r, a_w, e_w):
+        os.close(fd)
+    acts = [(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, null, 1), (os.POSIX_SPAWN_DUP2, high[2], 2),
+            (os.POSIX_SPAWN_DUP2, high[0], 3), (os.POSIX_SPAWN_DUP2, high[1], 4)]
+    os.chdir(req["cwd"])
+    try:
+        pid = os.posix_spawnp(req["argv"][0], req["argv"], req["env"], file_actions=acts, setsid=True,
+                              setsigdef=ALL_SIGNALS, setsigmask=[])
+    finally:
+        os.chdir("/")
+        for fd in high + [null]:
+            os.close(fd)
+    os.set_blocking(e_r, False)
+    os.set_blocking(q_w, False)
+    WORKER.update(pid=pid, w=q_w, r=a_r, err=e_r, buf=bytearray())
+    try:
+        body = worker_frame(time.monotonic() + float(req.get("wait_s", 30)))
+    except (TimeoutError, EOFError) as e:
+        msg = "%s %s" % (e, worker_err()[-800:])
+        worker_stop()
+        return {"lost": msg}
+    return {"worker": True, "pid": pid, "hello": body.decode("utf-8", "replace")[:200]}
+
+def worker_call(req, payload):
+    """Relay one framed call to the worker and its framed answer back; a worker that does not answer
+    by ``wait_s`` or dies is killed with everything else."""
+    if not WORKER:
+        return {"lost": "no grading worker is running", "timed_out": False}, b""
+    deadline = time.monotonic() + float(req["wait_s"])
+    data = len(payload).to_bytes(8, "big") + payload
+    view = memoryview(data)
+    try:
+        while view:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the grading worker does not read its requests")
+            try:
+                _, w, _ = select.select([], [WORKER["w"]], [], left)
+            except InterruptedError:
+                continue
+            if w:
+                view = view[os.write(WORKER["w"], view[:65536]):]
+        body = worker_frame(deadline)
+    except (TimeoutError, EOFError, OSError) as e:
+        worker_stop()
+        return {"lost": "%s: %s" % (type(e).__name__, e), "timed_out": isinstance(e, TimeoutError)}, b""
+    return {"n": len(body)}, body
+
 def main():
     if os.getpid() != 1:
         sys.stderr.write("fdegym executor: must run as PID 1 of a private PID namespace\n")
@@ -268,8 +385,19 @@ def main():
             if req.get("op") == "ping":
                 resp = {"pong": True}
             elif req.get("op") == "reset":
-                kill_others(); resp = {"reset": True}
+                worker_stop(); resp = {"reset": True}
+            elif req.get("op") == "wipe":
+                resp = {"wiped": wipe(req.get("dirs") or [])}
+            elif req.get("op") == "worker":
+                resp = worker_start(req)
+            elif req.get("op") == "wcall":
+                payload = IN.read(int(req["n"]))
+                resp, body = worker_call(req, payload)
+                OUT.write(json.dumps(resp).encode("utf-8") + b"\n" + body)
+                continue
             else:
+                if WORKER:
+                    worker_stop()   # a command runs alone; its end kills everything anyway
                 resp = run(req, wake_r)
         except Exception as e:
             resp = {"error": "%s: %s" % (type(e).__name__, e)}
@@ -292,7 +420,7 @@ class ExecutorClient:
 
     def __init__(self, wfile, rfile):
         self.w, self.r = wfile, rfile
-        self._buf = b""
+        self._buf = bytearray()
 
     def _readline(self, deadline: float) -> bytes:
         fd = self.r.fileno()
@@ -306,8 +434,9 @@ class ExecutorClient:
                 if not chunk:
                     raise ExecutorDied("executor closed its output")
                 self._buf += chunk
-        line, _, self._buf = self._buf.partition(b"\n")
-        return line
+        line, _, rest = self._buf.partition(b"\n")
+        self._buf = bytearray(rest)
+        return bytes(line)
 
     def request(self, req: dict, wait_s: float) -> dict:
         data = json.dumps(req).encode("utf-8") + b"\n"
@@ -320,6 +449,36 @@ class ExecutorClient:
         if "error" in resp:
             raise ExecutorDied(f"executor error: {resp['error']}")
         return resp
+
+    def _read_exact(self, n: int, deadline: float) -> bytes:
+        fd = self.r.fileno()
+        while len(self._buf) < n:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("executor did not answer in time")
+            ready, _, _ = select.select([fd], [], [], left)
+            if ready:
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    raise ExecutorDied("executor closed its output")
+                self._buf += chunk
+        out = bytes(self._buf[:n])
+        del self._buf[:n]
+        return out
+
+    def request_raw(self, req: dict, payload: bytes, wait_s: float) -> tuple[dict, bytes]:
+        """A request followed by ``payload`` raw bytes; the answer's header line says how many raw bytes follow."""
+        data = json.dumps(dict(req, n=len(payload))).encode("utf-8") + b"\n" + payload
+        try:
+            self.w.write(data)
+            self.w.flush()
+        except (BrokenPipeError, OSError) as e:
+            raise ExecutorDied(f"cannot reach executor: {e}") from None
+        deadline = time.monotonic() + wait_s
+        resp = json.loads(self._readline(deadline))
+        if "error" in resp:
+            raise ExecutorDied(f"executor error: {resp['error']}")
+        return resp, (self._read_exact(int(resp["n"]), deadline) if "n" in resp else b"")
 
     def wait_ready(self, wait_s: float) -> None:
         line = self._readline(time.monotonic() + wait_s)

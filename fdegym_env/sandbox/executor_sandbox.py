@@ -12,6 +12,7 @@ sandbox alone.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import time
@@ -19,8 +20,10 @@ from abc import abstractmethod
 from collections.abc import Iterator
 from pathlib import Path
 
-from fdegym_env.sandbox.base import OUTPUT_CAP, SANDBOX_ENV, SANDBOX_WORKDIR, RunResult, Sandbox
+from fdegym_env.sandbox.base import (HARD_OUTPUT_LIMIT, OUTPUT_CAP, SANDBOX_ENV, SANDBOX_WORKDIR, RunResult,
+                                     Sandbox)
 from fdegym_env.sandbox.executor import ExecutorClient, ExecutorDied, PortBridge
+from fdegym_env.sandbox.worker import decode_answer, to_run_result, worker_argv
 
 UID_BASE, UID_SPAN = 2_000_000, 1_000_000   # per-sandbox uids when the host runs as root
 
@@ -68,6 +71,7 @@ class ExecutorSandbox(Sandbox):
         self._exec: ExecutorClient | None = None
         self._bridge: PortBridge | None = None
         self.restarts = 0
+        self._worker: str | None = None   # the driver the running grading worker was started with
 
     @abstractmethod
     def _launch(self) -> None:
@@ -91,6 +95,7 @@ class ExecutorSandbox(Sandbox):
             self.restarts += 1
             self._kill()
             self._launch()
+        self._worker = None   # the executor stops the grading worker before a command
         inner = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
         wd = os.path.normpath(os.path.join(SANDBOX_WORKDIR, cwd))
         try:
@@ -103,8 +108,52 @@ class ExecutorSandbox(Sandbox):
             return RunResult(137, "", f"[sandbox] the command's {self.lost_what} was lost ({e}); it has been "
                              "restarted", timed_out=isinstance(e, TimeoutError))
 
+    def python_call(self, module, function, args, *, driver, timeout_s, cwd=".", hard=HARD_OUTPUT_LIMIT) -> RunResult:
+        if self.workspace is None:
+            raise RuntimeError("sandbox not started: call start(workspace) first")
+        if not self._running():
+            self.restarts += 1
+            self._kill()
+            self._launch()
+        try:
+            if self._worker != driver:
+                resp = self._exec.request({"op": "worker", "argv": worker_argv(driver, kill_all=True, hard=hard),
+                                           "cwd": "/", "env": dict(SANDBOX_ENV), "wait_s": 30.0}, 45.0)
+                if "lost" in resp:
+                    return RunResult(137, "", f"[sandbox] the grading worker did not start: {resp['lost']}")
+                self._worker = driver
+            req = {"module": module, "function": function, "timeout_s": float(timeout_s),
+                   "cpu_s": int(timeout_s) + 2, "cwd": os.path.normpath(os.path.join(SANDBOX_WORKDIR, cwd))}
+            body = json.dumps(req).encode("utf-8") + b"\n" + args
+            resp, answer = self._exec.request_raw({"op": "wcall", "wait_s": float(timeout_s) + 10.0}, body,
+                                                  float(timeout_s) + 25.0)
+        except (ExecutorDied, TimeoutError, ValueError) as e:
+            self._kill()
+            return RunResult(137, "", f"[sandbox] the call's {self.lost_what} was lost ({e}); it has been restarted",
+                             timed_out=isinstance(e, TimeoutError))
+        if "lost" in resp:   # the executor killed the worker (and everything else); next call starts a new one
+            self._worker = None
+            timed_out = bool(resp.get("timed_out"))
+            return RunResult(124 if timed_out else 137, "", f"[sandbox] the grading worker was lost: {resp['lost']}",
+                             timed_out=timed_out)
+        head, result = decode_answer(answer)
+        return to_run_result(head, result)
+
+    def recycle(self) -> bool:
+        """Ready this sandbox for another deployment on the same folder: its private ``/tmp`` and
+        ``/dev/shm`` are emptied (nothing runs between calls; the grading worker stays warm). False if the
+        sandbox is not in a state to be reused."""
+        if not self._running() or self._bridge is not None:
+            return False
+        try:
+            self._exec.request({"op": "wipe", "dirs": ["/tmp", "/dev/shm"]}, 10.0)
+            return True
+        except (ExecutorDied, TimeoutError, ValueError):
+            return False
+
     def reset(self) -> None:
         """Kill everything earlier commands started (the executor already does after each command)."""
+        self._worker = None
         if self._running():
             try:
                 self._exec.request({"op": "reset"}, 10.0)

@@ -284,6 +284,26 @@ def probe_grader_driver(ctx):
     return r.stdout.strip() == "42", f"argv + stdin + cwd='system' -> {r.stdout.strip()!r} {r.stderr[-200:]}"
 
 
+def probe_grading_worker(ctx):
+    """The persistent grading worker answers a call like a fresh interpreter, and a result record
+    printed to stdout is not taken as the result."""
+    from fdegym_env.grading import _DRIVER, _MARK
+    (ctx.workspace / "system").mkdir(exist_ok=True)
+    (ctx.workspace / "system" / "wmod.py").write_text(
+        "import sys\n\ndef f(x):\n    if x == 'forge':\n        sys.__stdout__.write(%r + '{\"ok\": true, \"value\": 1}')\n"
+        "        sys.__stdout__.flush()\n        import os\n        os._exit(0)\n    return x * 2\n" % _MARK)
+    if os.geteuid() == 0 and getattr(ctx.sandbox, "uid", None) is not None:
+        for p in (ctx.workspace / "system", ctx.workspace / "system" / "wmod.py"):
+            os.chown(p, ctx.sandbox.uid, ctx.sandbox.uid)
+    try:
+        good = ctx.sandbox.python_call("wmod", "f", b"[21]", driver=_DRIVER, timeout_s=20, cwd="system")
+        forged = ctx.sandbox.python_call("wmod", "f", b'["forge"]', driver=_DRIVER, timeout_s=20, cwd="system")
+    except NotImplementedError as e:
+        return False, str(e)
+    ok = good.stdout.endswith('{"ok": true, "value": 42}') and _MARK not in forged.stdout
+    return ok, f"call -> {good.stdout[-40:]!r}; forged stdout record -> {forged.stdout[-40:]!r} (exit {forged.exit_code})"
+
+
 PROBES: dict[str, Callable[[ProbeContext], tuple[bool, str]]] = {
     "package_hidden": probe_package_hidden,
     "tasks_hidden": probe_tasks_hidden,
@@ -304,6 +324,7 @@ PROBES: dict[str, Callable[[ProbeContext], tuple[bool, str]]] = {
     "python_and_sqlite": probe_python_and_sqlite,
     "rlimits": probe_rlimits,
     "grader_driver": probe_grader_driver,
+    "grading_worker": probe_grading_worker,
 }
 
 

@@ -11,27 +11,57 @@ import pytest
 
 from fdegym_env.bypasses import GENERIC_BYPASSES
 from fdegym_env.registry import list_tasks, load_task
-from fdegym_env.validate import format_report, validate_task
+from fdegym_env.validate import QUICK_GENERIC, format_report, quick_generic, subset, validate_task
+from tests.conftest import ADMISSION_SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
 BROKEN = str(ROOT / "tests" / "fixtures" / "broken_task")
+TINY = str(ROOT / "tests" / "fixtures" / "tiny_task")
 
 
 @pytest.mark.parametrize("task", list_tasks())
-def test_validate_passes_on_named_variants(task):
-    report = validate_task(load_task(task), progress=False)
+def test_validate_passes_on_named_variants(task, admission):
+    loaded = load_task(task)
+    report = subset(loaded, admission(task), lambda r: not r.variant.startswith("sample:"), all_named=True)
     assert report.passed, format_report(report)
+    assert {r.variant for r in report.rows} == set(loaded.variants)
     kinds = {r.kind for r in report.rows}
     assert {"do_nothing", "literal", "reference", "shortcut", "bypass", "generic_bypass", "memorised"} <= kinds
+    assert len([r for r in report.rows if r.kind == "generic_bypass"]) == len(GENERIC_BYPASSES)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("task", [t for t in list_tasks() if load_task(t).has_sampler])
-def test_validate_passes_on_sampled_variants(task):
-    report = validate_task(load_task(task), variants=["base"], samples=5, generic=False, progress=False)
+def test_validate_passes_on_sampled_variants(task, admission):
+    samples = [f"sample:{i}" for i in range(ADMISSION_SAMPLES)]
+    report = subset(load_task(task), admission(task), lambda r: r.variant in samples + ["base"]
+                    and r.kind != "generic_bypass", all_named=False)
     assert report.passed, format_report(report)
     # every sample is also checked against the solution memorised from base
-    assert sorted(r.variant for r in report.rows if r.kind == "memorised") == [f"sample:{i}" for i in range(5)]
+    assert sorted(r.variant for r in report.rows if r.kind == "memorised") == samples
+
+
+def test_subset_of_a_report_is_the_report_of_that_subset():
+    # what the session-wide admission report stands for: rows are per variant, so a subset's rows and
+    # cross checks equal those of a run on the subset (here on the tiny fixture, both computed)
+    task = load_task(TINY)
+    whole = validate_task(task, generic=False, progress=False, workers=1)
+    part = subset(task, whole, lambda r: r.variant == "base", all_named=False)
+    alone = validate_task(task, variants=["base"], generic=False, progress=False, workers=1)
+    strip = lambda rep: [(r.solution, r.variant, r.kind, r.kpi, round(r.uplift, 9), r.incidents, r.passed)  # noqa: E731
+                         for r in rep.rows]
+    assert strip(part) == strip(alone) and part.cross == alone.cross
+    assert {r.variant for r in whole.rows} == set(task.variants)
+
+
+def test_quick_grades_named_variants_and_a_stable_sample_of_generic_bypasses():
+    task = load_task(TINY)
+    chosen = quick_generic(task)
+    assert len(chosen) == QUICK_GENERIC and set(chosen) <= set(GENERIC_BYPASSES)
+    assert quick_generic(task) == chosen                       # the same task: the same sample
+    report = validate_task(task, samples=3, quick=True, progress=False, workers=1)
+    assert {r.variant for r in report.rows} == set(task.variants)   # no samples in the quick loop
+    assert sorted(r.solution for r in report.rows if r.kind == "generic_bypass") == [f"generic:{g}" for g in chosen]
 
 
 def test_broken_grader_fails_validate_naming_the_anchor():

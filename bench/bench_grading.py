@@ -1,0 +1,136 @@
+"""Grading, validate and RL-loop speed, old way against new way in the same run (issue 21).
+
+    python bench/bench_grading.py [--tasks a,b] [--reps 5] [--validate none|quick|full] [--menu-steps 600]
+
+Prints ratios measured within this run, so a busy machine slows both sides alike:
+
+1. grading median per task (the base world, grade cache off): ``per_call`` (a fresh ``python3``
+   per entry-point call, a new sandbox per deployment: the old way) against ``persistent`` (one
+   forked-per-call worker, warm deployment sandboxes reused: the default). Targets: <= 0.5 s per
+   task, <= 30 ms for the tutorial (on a quiet 2-core machine).
+2. ``fdegym validate`` per task (``--validate quick``: named variants + sampled generic bypasses;
+   ``full``: every named variant and every generic bypass, what admission runs; target <= 90 s).
+3. DiscreteMenu on the tutorial, one env, random masked policy, every episode ends graded (submit or
+   the turn limit): steps/s, old way against new way (target >= 300 steps/s), with the grade cache
+   on (what an RL loop gets: repeated systems are graded once) and off (every episode a real
+   sandboxed grading).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from contextlib import contextmanager
+
+OLD = {"FDEGYM_PROCESS": "per_call", "FDEGYM_DEPLOY_POOL": "0"}
+NEW = {"FDEGYM_PROCESS": "persistent", "FDEGYM_DEPLOY_POOL": "1"}
+
+
+@contextmanager
+def env(**kv):
+    saved = {k: os.environ.get(k) for k in kv}
+    os.environ.update({k: str(v) for k, v in kv.items()})
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def bench_grading(task_id: str, reps: int) -> dict[str, float]:
+    from fdegym_env.grading import grade_system, held_out_traffic
+    from fdegym_env.registry import load_task
+    from fdegym_env.workspace import world_snapshot
+    task = load_task(task_id)
+    v = task.variant("base")
+    ws = world_snapshot(task, v)
+    held_out_traffic(task, v)
+    times: dict[str, list[float]] = {"old": [], "new": []}
+    outs = {}
+    with env(FDEGYM_GRADE_CACHE="0"):
+        with env(**NEW):
+            grade_system(task, v, ws, "auto")   # warm: the first deployment starts its sandbox
+        for _ in range(reps):                   # interleaved, so load changes hit both sides
+            for side, kv in (("old", OLD), ("new", NEW)):
+                with env(**kv):
+                    t = time.perf_counter()
+                    outs[side] = grade_system(task, v, ws, "auto")
+                    times[side].append(time.perf_counter() - t)
+    a, b = outs["old"], outs["new"]
+    same = (a.kpi, a.incidents, a.summary, a.details) == (b.kpi, b.incidents, b.summary, b.details)
+    return {"old": statistics.median(times["old"]), "new": statistics.median(times["new"]), "same": same}
+
+
+def bench_validate(task_id: str, mode: str) -> tuple[float, bool, int]:
+    from fdegym_env.registry import load_task
+    from fdegym_env.validate import validate_task
+    task = load_task(task_id)
+    t = time.perf_counter()
+    report = validate_task(task, quick=mode == "quick", progress=False)
+    return time.perf_counter() - t, report.passed, len(report.rows)
+
+
+def bench_menu(steps: int, cache: bool, seed: int = 0) -> tuple[float, int]:
+    import numpy as np
+    from fdegym_env import grading
+    from fdegym_env.env import FDEGymEnv
+    from fdegym_env.wrappers.discrete_menu import DiscreteMenu
+    grading._GRADE_CACHE.clear()   # each side starts cold: no gradings carried over from the other
+    grading._TRIAL_CACHE.clear()
+    with env(FDEGYM_GRADE_CACHE="1" if cache else "0"):
+        e = DiscreteMenu(FDEGymEnv(task="helpdesk_tutorial", variant="base"))
+        rng = np.random.default_rng(seed)
+        e.reset(seed=seed)
+        episodes = 0
+        t = time.perf_counter()
+        for _ in range(steps):
+            _, _, term, trunc, info = e.step(int(rng.choice(np.flatnonzero(e.action_masks()))))
+            if term or trunc:
+                assert "result" in info, "an episode ended without a graded result"
+                episodes += 1
+                e.reset()
+        rate = steps / (time.perf_counter() - t)
+        e.close()
+    return rate, episodes
+
+
+def main() -> None:
+    from fdegym_env.registry import list_tasks
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tasks", default=",".join(list_tasks()))
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--validate", choices=["none", "quick", "full"], default="quick")
+    ap.add_argument("--menu-steps", type=int, default=600)
+    a = ap.parse_args()
+    tasks = [t for t in a.tasks.split(",") if t]
+    print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs", flush=True)
+    print(f"\n{'grading (median of ' + str(a.reps) + ')':<28} {'old s':>8} {'new s':>8} {'old/new':>8}  same result")
+    for t in tasks:
+        r = bench_grading(t, a.reps)
+        print(f"{t:<28} {r['old']:>8.3f} {r['new']:>8.3f} {r['old'] / r['new']:>8.1f}  {r['same']}", flush=True)
+    if a.validate != "none":
+        print(f"\n{'validate (' + a.validate + ')':<28} {'s':>8} {'rows':>6}  passed")
+        for t in tasks:
+            dt, ok, rows = bench_validate(t, a.validate)
+            print(f"{t:<28} {dt:>8.1f} {rows:>6}  {ok}", flush=True)
+    if a.menu_steps:
+        print(f"\n{'DiscreteMenu tutorial, 1 env':<40} {'steps/s':>8} {'episodes':>9}")
+        for cache in (True, False):
+            rates = {}
+            for side, kv in (("old", OLD), ("new", NEW)):
+                with env(**kv):
+                    rates[side], eps = bench_menu(a.menu_steps, cache)
+                label = f"{side} way, grade cache {'on' if cache else 'off'}"
+                print(f"{label:<40} {rates[side]:>8.1f} {eps:>9}", flush=True)
+            print(f"{'  new/old':<40} {rates['new'] / rates['old']:>8.1f}")
+    print(f"load average at end: {os.getloadavg()[0]:.1f}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -25,6 +25,7 @@ def test_every_task_ships_a_menu():
 
 @pytest.mark.parametrize("task", MENU_TASKS)
 def test_sb3_env_checker_passes(task):
+    pytest.importorskip("stable_baselines3", reason="SB3 is optional (pip install 'fdegym[sb3]'; CI installs test-all)")
     from stable_baselines3.common.env_checker import check_env
     env = DiscreteMenu(FDEGymEnv(task=task))
     check_env(env)
@@ -36,7 +37,7 @@ def test_menu_return_equals_score_and_masks_are_valid(task):
     env = DiscreteMenu(FDEGymEnv(task=task))
     obs, _ = env.reset(seed=1)
     rng = np.random.default_rng(0)
-    total, done, info = 0.0, False, {}
+    total, info = 0.0, {}
     submit = [i for i, m in enumerate(env.menu) if (m.get("action") or {}).get("tool") == "submit"]
     assert submit, "a menu needs a submit item"
     for _ in range(6):
@@ -63,7 +64,6 @@ def test_hashing_is_stable_across_processes():
 
 
 def test_gymnasium_vector_envs_over_core_env():
-    from fdegym_env.registry import gym_id
     tid = MENU_TASKS[0]
     for vec in (gym.vector.SyncVectorEnv, lambda fns: gym.vector.AsyncVectorEnv(fns, shared_memory=False)):
         venv = vec([lambda: FDEGymEnv(task=tid) for _ in range(2)])
@@ -79,6 +79,7 @@ def test_gymnasium_vector_envs_over_core_env():
 
 
 def test_sb3_vec_envs_over_menu_wrapper():
+    pytest.importorskip("stable_baselines3", reason="SB3 is optional (pip install 'fdegym[sb3]'; CI installs test-all)")
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
     tid = "helpdesk_tutorial" if "helpdesk_tutorial" in MENU_TASKS else MENU_TASKS[0]
     for cls in (DummyVecEnv, SubprocVecEnv):

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urlparse
 
+from fdegym_env.errors import MissingDependencyError
 from fdegym_env.actions import TOOL_NAMES, tool_schemas
 from fdegym_env.wrappers.chat import NUDGE, SYSTEM_PROMPT, clip_text, message_to_dict
 from fdegym_env.wrappers.text_actions import invalid_action, parse_tool_calls
@@ -137,7 +138,10 @@ class LLMAgent:
         self._sleep = sleep
         self._rng = random.Random(0)
         if client is None:
-            import openai
+            try:
+                import openai
+            except ImportError:
+                raise MissingDependencyError("the LLM agent (--agent llm)", "openai", "llm") from None
             client = openai.OpenAI(base_url=self.base_url, api_key=_read_key(api_key, api_key_file, self.base_url),
                                    max_retries=0, timeout=request_timeout_s)
         self.client = client

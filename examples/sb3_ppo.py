@@ -6,7 +6,9 @@
 The task (tasks/helpdesk_tutorial) is small: the right edit of the ticket router's config depends
 on facts people hold (who owns the handheld fleet, how tickets arrive, what a dead handheld is
 worth), and those change between variants. The policy sees the task through
-``fdegym_env.wrappers.DiscreteMenu`` (menu actions, hashed bag-of-words observation, action masks).
+``fdegym_env.wrappers.DiscreteMenu`` (menu actions, hashed bag-of-words observation, action masks),
+with no privileged feature: it sees what a text agent sees (``privileged=("key_fact_share",)`` would
+add the grader's discovery metric, which makes scores incomparable to text agents).
 Training and evaluation use disjoint episode seeds; every episode draws one of the named variants.
 """
 

@@ -134,6 +134,28 @@ def cmd_validate(a) -> int:
     return 0 if report.passed else 1
 
 
+def _schema_setup(p):
+    p.add_argument("file", nargs="?", default=None, help="task, variants, truth or menu (default: all four)")
+    p.add_argument("--out", default=None, help="write <file>.schema.json files into this folder instead of printing")
+
+
+def cmd_schema(a) -> int:
+    """Print the JSON Schema of task.yaml, variants.yaml, truth.yaml or menu.yaml (editors, docs)."""
+    from pathlib import Path
+    from fdegym_env.schema import FILES, json_schema
+    names = [a.file] if a.file else [k.removesuffix(".yaml") for k in FILES]
+    schemas = {n.removesuffix(".yaml"): json_schema(n) for n in names}
+    if a.out:
+        out = Path(a.out)
+        out.mkdir(parents=True, exist_ok=True)
+        for n, s in schemas.items():
+            (out / f"{n}.schema.json").write_text(json.dumps(s, indent=2) + "\n", encoding="utf-8")
+            print(out / f"{n}.schema.json")
+    else:
+        print(json.dumps(schemas[names[0].removesuffix(".yaml")] if a.file else schemas, indent=2))
+    return 0
+
+
 def _cmd(name: str, setup: Callable[[argparse.ArgumentParser], None], run: Callable[[argparse.Namespace], int]) -> Command:
     doc = (run.__doc__ or "").strip()
     if not doc:
@@ -149,6 +171,7 @@ def commands() -> list[Command]:
         _cmd("list", _list_setup, cmd_list),
         _cmd("run", _run_setup, cmd_run),
         _cmd("validate", _validate_setup, cmd_validate),
+        _cmd("schema", _schema_setup, cmd_schema),
         _cmd("bench", cli_batch._bench_setup, cli_batch.cmd_bench),
         _cmd("report", cli_batch._report_setup, cli_batch.cmd_report),
         _cmd("play", cli_batch._play_setup, cli_batch.cmd_play),

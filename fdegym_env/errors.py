@@ -19,6 +19,15 @@ class TaskFormatError(ValueError):
     """A task folder that does not follow docs/task_format.md; the message names file and field."""
 
 
+class MissingDependencyError(RuntimeError):
+    """An optional dependency is not installed; the message names the package and the extra to install."""
+
+    def __init__(self, what: str, package: str, extra: str) -> None:
+        super().__init__(f"{what} needs the `{package}` package, which is not installed "
+                         f"(fix: pip install 'fdegym[{extra}]' or pip install {package})")
+        self.package, self.extra = package, extra
+
+
 def closest(word: str, choices: Iterable[str]) -> str | None:
     """The choice closest to ``word`` (difflib ratio >= 0.6), or None."""
     near = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1)

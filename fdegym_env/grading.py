@@ -410,7 +410,7 @@ def save_anchors(task: Task, variant: Variant, base: GradeOutcome, ref: GradeOut
         raise RuntimeError(f"{task.id}/{variant.name}: the reference solution scores kpi={ref.kpi} against a "
                            f"baseline of {base.kpi}; the task cannot be normalised (check its reference solution)")
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp_path = path.with_suffix(f".{id(out)}.tmp")
+    tmp_path = path.with_suffix(f".{os.getpid()}.{id(out)}.tmp")  # pid: id() alone repeats across processes
     tmp_path.write_text(json.dumps(out))
     tmp_path.replace(path)
     return out

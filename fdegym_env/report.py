@@ -1,6 +1,7 @@
 """Tables and plots from a batch's results.jsonl, in the shape of the paper's Table 3 and Figures 5–8.
 
-Per agent × level: runs, mean score with a 95% bootstrap CI, mean uplift before contact cost
+Per agent × level: runs, mean score with a bootstrap CI (95% unless ``level`` says otherwise;
+resampled within each task, so every resample keeps the batch's mix of tasks), mean uplift before contact cost
 (``max(-1, U)`` with the incident cap: score + contact cost), mean contact cost, resolved count
 (score ≥ 0.8 and no incident), runs below the do-nothing baseline (score < 0). Per scenario: the
 mean score of every agent × level. A plot: score against contact cost, and per-scenario bars.
@@ -23,28 +24,52 @@ import numpy as np
 
 from fdegym_env.batch import FAILURES, RESULTS, load_results
 
-N_BOOT = 10_000
+N_BOOT = 5_000     # resamples: percentile error of a 95% interval well under its width
+BOOT_CELLS = 1_000_000   # resampled indices held at once: the bootstrap's memory is capped at ~8 MB
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "h", "<")
 BELOW_EPS = 1e-9
 
 
-def bootstrap_ci(values: Sequence[float], level: float = 0.95, n_boot: int = N_BOOT, seed: int = 0
-                 ) -> tuple[float, float]:
-    """Percentile bootstrap confidence interval of the mean.
+def ci_label(level: float) -> str:
+    """``0.95`` -> ``'95%'``, ``0.975`` -> ``'97.5%'``."""
+    return f"{level * 100:.10g}%"
+
+
+def _boot_means(x: np.ndarray, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """``n_boot`` means of resamples of ``x`` (with replacement), at most BOOT_CELLS indices at once."""
+    out = np.empty(n_boot)
+    chunk = max(1, BOOT_CELLS // x.size)
+    dtype = np.uint16 if x.size <= 2 ** 16 else np.uint32 if x.size <= 2 ** 32 else np.int64  # fewer random bits
+    for start in range(0, n_boot, chunk):
+        k = min(chunk, n_boot - start)
+        idx = rng.integers(0, x.size, size=(k, x.size), dtype=dtype)
+        out[start:start + k] = x[idx].mean(axis=1)
+    return out
+
+
+def bootstrap_ci(values: Sequence[float], level: float = 0.95, n_boot: int = N_BOOT, seed: int = 0,
+                 strata: Sequence[Any] | None = None) -> tuple[float, float]:
+    """Percentile bootstrap confidence interval of the mean, optionally stratified.
 
     Args:
         values: one number per run.
         level: coverage, e.g. 0.95.
         n_boot: resamples.
         seed: the resampling RNG's seed (the same data always gives the same interval).
+        strata: one label per run (e.g. its task): runs are resampled within their stratum, so each
+            resample keeps the strata's sizes and the interval reflects variation within tasks, not
+            the luck of how many runs of each task were drawn.
 
     Returns:
-        ``(low, high)``; both equal the value for a single run, ``(nan, nan)`` for none.
+        ``(low, high)``; both equal the value for a single run, ``(nan, nan)`` for none. Memory stays
+        within ``BOOT_CELLS`` indices whatever the number of runs.
 
     Example:
         >>> lo, hi = bootstrap_ci([0.0, 1.0, 1.0, 1.0])
         >>> 0.0 <= lo <= 0.75 <= hi <= 1.0
         True
+        >>> bootstrap_ci([0.0, 0.0, 1.0, 1.0], strata=["a", "a", "b", "b"])  # no variation within a task
+        (0.5, 0.5)
     """
     x = np.asarray(list(values), dtype=float)
     if x.size == 0:
@@ -52,7 +77,23 @@ def bootstrap_ci(values: Sequence[float], level: float = 0.95, n_boot: int = N_B
     if x.size == 1 or np.all(x == x[0]):
         return float(x[0]), float(x[0])
     rng = np.random.default_rng(seed)
-    means = x[rng.integers(0, x.size, size=(n_boot, x.size))].mean(axis=1)
+    if strata is None:
+        means = _boot_means(x, n_boot, rng)
+    else:
+        labels = list(strata)
+        if len(labels) != x.size:
+            raise ValueError(f"strata: expected one label per value ({x.size}), got {len(labels)}")
+        groups: dict[Any, list[int]] = {}
+        for i, s in enumerate(labels):
+            groups.setdefault(s, []).append(i)
+        means = np.zeros(n_boot)
+        for key in sorted(groups, key=str):
+            xs = x[groups[key]]
+            weight = xs.size / x.size
+            if xs.size == 1 or np.all(xs == xs[0]):
+                means += weight * xs[0]
+            else:
+                means += weight * _boot_means(xs, n_boot, rng)
     a = (1.0 - level) / 2.0
     lo, hi = np.quantile(means, [a, 1.0 - a])
     return float(lo), float(hi)
@@ -85,7 +126,7 @@ def summarize(results: list[dict[str, Any]], level: float = 0.95) -> list[dict[s
     rows = []
     for (agent, lv), rs in groups.items():
         scores = [float(r["score"]) for r in rs]
-        lo, hi = bootstrap_ci(scores, level)
+        lo, hi = bootstrap_ci(scores, level, strata=[str(r.get("task")) for r in rs])
         rows.append({
             "agent": agent, "level": lv, "runs": len(rs), "tasks": len({r.get("task") for r in rs}),
             "mean_score": float(np.mean(scores)), "ci_low": lo, "ci_high": hi,
@@ -103,8 +144,9 @@ def per_scenario(results: list[dict[str, Any]]) -> dict[str, Any]:
     """Mean score per scenario (task) and config: ``{"configs": [...], "rows": [{"task", "cells"}]}``."""
     configs: list[str] = []
     cells: OrderedDict[str, dict[str, list[float]]] = OrderedDict()
+    many_levels = len({r.get("level") for r in results}) > 1  # once, not once per result
     for r in results:
-        cfg = _config_label(*_config(r), results)
+        cfg = _config_label(*_config(r), many_levels=many_levels)
         if cfg not in configs:
             configs.append(cfg)
         cells.setdefault(str(r.get("task")), {}).setdefault(cfg, []).append(float(r["score"]))
@@ -156,7 +198,7 @@ def build_report(out: str | Path, level: float = 0.95) -> dict[str, Any]:
 
 
 # --- text ---------------------------------------------------------------------------------------------
-TABLE_COLUMNS = [("agent", "agent"), ("level", "level"), ("runs", "runs"), ("score", "mean score [95% CI]"),
+TABLE_COLUMNS = [("agent", "agent"), ("level", "level"), ("runs", "runs"), ("score", "mean score [{ci} CI]"),
                  ("uplift", "uplift"), ("cost", "contact cost"), ("resolved", "resolved"),
                  ("below", "< do-nothing"), ("incident", "incidents")]
 
@@ -182,9 +224,9 @@ def _grid(header: list[str], body: list[list[str]], markdown: bool, right: set[i
     return "\n".join([fmt(header), "  ".join("-" * w for w in widths)] + [fmt(r) for r in body])
 
 
-def format_table(rows: list[dict[str, Any]], markdown: bool = False) -> str:
-    """The Table 3 block."""
-    header = [h for _, h in TABLE_COLUMNS]
+def format_table(rows: list[dict[str, Any]], markdown: bool = False, ci_level: float = 0.95) -> str:
+    """The Table 3 block; the score column names the CI level actually used."""
+    header = [h.format(ci=ci_label(ci_level)) for _, h in TABLE_COLUMNS]
     body = [[_table_cells(r)[k] for k, _ in TABLE_COLUMNS] for r in rows]
     return _grid(header, body, markdown, right=set(range(2, len(header))))
 
@@ -211,10 +253,10 @@ def format_report(rep: dict[str, Any], markdown: bool = False) -> str:
     """The whole text report: Table 3, per-scenario table, failures."""
     h = "## " if markdown else ""
     parts = [f"{h}Results: {rep['runs']} runs from {rep['source']}", "",
-             format_table(rep["table"], markdown), "",
+             format_table(rep["table"], markdown, rep["ci_level"]), "",
              "score = max(-1, U) - contact cost; uplift = max(-1, U) before contact cost; resolved = score >= 0.8 "
-             "and no incident; CI = 95% percentile bootstrap of the mean" if rep["ci_level"] == 0.95 else
-             f"CI = {rep['ci_level']:.0%} percentile bootstrap of the mean", "",
+             f"and no incident; CI = {ci_label(rep['ci_level'])} percentile bootstrap of the mean, runs resampled "
+             "within each scenario", "",
              f"{h}Per scenario (mean score)", "", format_per_scenario(rep["per_scenario"], markdown)]
     if rep["failed_runs"]:
         parts += ["", f"{h}Failed runs ({len(rep['failed_runs'])}; retried once, see failures.jsonl)", ""]
@@ -260,7 +302,7 @@ def plot_report(rep: dict[str, Any], path: str | Path) -> Path:
     ax1.axhline(0.8, color="green", lw=0.6, ls=":")
     ax1.text(ax1.get_xlim()[1], 0.8, " resolved", va="center", ha="left", fontsize=8, color="green")
     ax1.set_xlabel("contact cost (score points; markers: config means, dots: runs)")
-    ax1.set_ylabel("score (mean with 95% CI; dots: runs)")
+    ax1.set_ylabel(f"score (mean with {ci_label(rep['ci_level'])} CI; dots: runs)")
     ax1.set_title("Score vs contact cost")
     ax1.legend(fontsize=8, loc="best")
     ax1.grid(alpha=0.3)

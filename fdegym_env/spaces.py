@@ -52,6 +52,9 @@ class UnicodeText(Space[str]):
         return isinstance(other, UnicodeText) and (other.max_length, other.min_length) == (
             self.max_length, self.min_length)
 
+    def __hash__(self) -> int:  # equal spaces hash equal (defining __eq__ alone made it unhashable)
+        return hash((UnicodeText, self.max_length, self.min_length))
+
     def to_jsonable(self, sample_n):
         return list(sample_n)
 

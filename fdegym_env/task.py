@@ -150,6 +150,11 @@ class Task:
             if not (path / "briefs" / f"{level}.md").is_file():
                 raise TaskFormatError(f"{path / 'briefs' / (level + '.md')}: missing brief for level {level}")
         task.variants  # validate eagerly
+        task.truth
+        from fdegym_env import schema  # the full schema: unknown keys and typos, with a did-you-mean
+        schema.check("task.yaml", data, where)
+        if (path / "menu.yaml").is_file():
+            schema.check("menu.yaml", _read_yaml(path / "menu.yaml"), str(path / "menu.yaml"))
         return task
 
     @property
@@ -173,6 +178,8 @@ class Task:
             if name != "base" and not angle:
                 raise TaskFormatError(f"{w}: field 'angle' (the kind of change) is required for a named variant")
             out[name] = Variant(name, params, angle, tuple(v.get("right_here") or ()))
+        from fdegym_env import schema
+        schema.check("variants.yaml", data, where)
         return out
 
     @property
@@ -238,8 +245,10 @@ class Task:
     @cached_property
     def truth(self) -> dict[str, Any]:
         p = self.path / "truth.yaml"
-        data = _read_yaml(p) if p.exists() else {}
-        return data or {}
+        data = (_read_yaml(p) if p.exists() else {}) or {}
+        from fdegym_env import schema
+        schema.check("truth.yaml", data, str(p))
+        return data
 
     @cached_property
     def content_hash(self) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import fdegym_env
+import fdegym_env  # noqa: F401  (registers the FDEGym ids)
 from fdegym_env.registry import list_tasks
 
 HERE = Path(__file__).parent

@@ -10,9 +10,13 @@ Observation (``Box(float32)``), all in [0, 1]:
       bucket occurs): what was *heard* (the latest reply per person, the inbox, trial feedback) and
       what was *read* (the latest text per file and command, and the last observation) — kept
       apart so a long log does not drown a short, decisive reply;
-    - structured features: turn / max_turns, customer days / max days, facts known / key facts,
-      contact cost so far (clipped), inbox has news;
-    - which menu items have been used, and the last action one-hot.
+    - structured features: turn / max_turns, customer days / max days, contact cost so far
+      (clipped), inbox has news;
+    - which menu items have been used, and the last action one-hot;
+    - then, only if asked for by name in ``privileged=(...)`` (TextWorld's ``request_infos``
+      pattern), features computed from grader-side knowledge a text agent never sees
+      (:data:`PRIVILEGED_FEATURES`). Off by default, so a policy's score is comparable to a text
+      agent's; a run that turns one on should say so.
 
 ``action_masks()`` (for sb3-contrib's MaskablePPO; defined here so ``SubprocVecEnv`` finds it):
 every item except ``wait``/``trial``/``submit`` is usable once; ``trial`` while trial days remain;
@@ -37,10 +41,15 @@ import numpy as np
 import yaml
 from gymnasium import spaces
 
+from fdegym_env.errors import did_you_mean
+
 _WORD = re.compile(r"[a-z0-9_]+")
 REPEATABLE = ("wait", "trial", "submit")
 HEARD = ("person:", "tool:inbox", "tool:trial", "tool:wait")
-N_STRUCT = 5
+N_STRUCT = 4
+PRIVILEGED_FEATURES = {
+    "key_fact_share": "share of truth.yaml's key facts the agent has obtained (the grader's discovery metric)",
+}
 
 
 def load_menu(task_path: Path) -> list[dict[str, Any]]:
@@ -66,13 +75,21 @@ def stable_bucket(word: str, n: int) -> int:
 class DiscreteMenu(gym.Wrapper):
     """See the module docstring."""
 
-    def __init__(self, env: gym.Env, n_hash: int = 256):
+    def __init__(self, env: gym.Env, n_hash: int = 256, privileged: tuple[str, ...] | list[str] = ()):
         super().__init__(env)
+        if isinstance(privileged, str):
+            privileged = (privileged,)
+        for name in privileged:
+            if name not in PRIVILEGED_FEATURES:
+                raise ValueError(f"privileged: unknown feature {name!r}.{did_you_mean(name, PRIVILEGED_FEATURES)} "
+                                 f"Known: {', '.join(PRIVILEGED_FEATURES)}.")
+        self.privileged = tuple(privileged)
         self.menu = load_menu(env.unwrapped.task.path)
         self.n = len(self.menu)
         self.n_hash = n_hash
         self.action_space = spaces.Discrete(self.n)
-        self.observation_space = spaces.Box(0.0, 1.0, shape=(2 * n_hash + N_STRUCT + 2 * self.n,), dtype=np.float32)
+        size = 2 * n_hash + N_STRUCT + 2 * self.n + len(self.privileged)
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32)
         self.labels = [m["label"] for m in self.menu]
         self._kinds = [self._kind(m) for m in self.menu]
         self._bags: dict[str, np.ndarray] = {}
@@ -170,15 +187,23 @@ class DiscreteMenu(gym.Wrapper):
         vec[: self.n_hash] = heard > 0
         vec[self.n_hash: 2 * self.n_hash] = read > 0
         people = u.people
-        key = u.task.truth.get("key_facts", []) or []
         s = 2 * self.n_hash
         vec[s] = min(1.0, u.turn / max(1, u.max_turns))
         vec[s + 1] = min(1.0, people.clock.hours / max(1.0, 24 * u.max_customer_days))
-        vec[s + 2] = len(set(key) & people.known) / len(key) if key else 0.0
-        vec[s + 3] = min(1.0, people.contact_cost)
-        vec[s + 4] = 1.0 if people.inbox_new() else 0.0
+        vec[s + 2] = min(1.0, people.contact_cost)
+        vec[s + 3] = 1.0 if people.inbox_new() else 0.0
         s += N_STRUCT
         vec[s: s + self.n] = self.used
         if self.last >= 0:
             vec[s + self.n + self.last] = 1.0
+        s += 2 * self.n
+        for k, name in enumerate(self.privileged):
+            vec[s + k] = self._privileged(name)
         return vec
+
+    def _privileged(self, name: str) -> float:
+        u = self.env.unwrapped
+        if name == "key_fact_share":
+            key = u.task.truth.get("key_facts", []) or []
+            return len(set(key) & u.people.known) / len(key) if key else 0.0
+        raise AssertionError(name)  # names are checked in __init__

@@ -25,7 +25,6 @@ import os
 import re
 import shutil
 import socket
-import stat
 import struct
 import sys
 import tempfile

@@ -30,7 +30,7 @@ import urllib.error
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 
 def free_port() -> int:
@@ -79,8 +79,9 @@ class _Server:
     """A threaded HTTP server on a free host port, stopped by :meth:`close`."""
 
     def __init__(self, handler: type) -> None:
-        self.port = free_port()
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
+        # bound to port 0 and kept bound: the OS picks the port, nobody can take it in between
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.port = self.httpd.server_address[1]
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True)
         self.thread.start()

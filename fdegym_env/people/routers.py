@@ -9,7 +9,6 @@ each topic's evidence gate is met. What people know and say stays scripted; only
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from typing import Any, Callable, Protocol

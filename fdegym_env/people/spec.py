@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fdegym_env.errors import TaskFormatError
+from fdegym_env.errors import TaskFormatError, did_you_mean
 
 PERSON_FIELDS = {"id", "name", "role", "blurb", "fallback", "patience", "out_of_patience", "cost", "soft_limit",
                  "over_factor", "off_limits", "off_limits_reply", "gone_after_hours", "gone_at", "gone_after_asks",
@@ -20,13 +20,19 @@ def _err(where: str, msg: str) -> ValueError:
     return TaskFormatError(f"{where}: {msg}")
 
 
+def _hints(unknown: set[str], known: set[str]) -> str:
+    """``'max_turn' (Did you mean 'max_turns'?), 'zz'``."""
+    return ", ".join(f"{k!r}" + (f" ({did_you_mean(k, sorted(known)).strip()})" if did_you_mean(k, known) else "")
+                     for k in sorted(unknown))
+
+
 def validate_people(data: Any, where: str) -> dict[str, Any]:
     """Check the structure and return a normalised copy (``people`` list, defaults filled)."""
     if not isinstance(data, dict):
         raise _err(where, "expected a mapping at the top level")
     unknown = set(data) - TOP_FIELDS
     if unknown:
-        raise _err(where, f"unknown top-level field(s): {', '.join(sorted(unknown))}")
+        raise _err(where, f"unknown top-level field(s): {_hints(unknown, TOP_FIELDS)}")
     people = data.get("people", data.get("npcs"))
     if not isinstance(people, list) or not people:
         raise _err(where, "field 'people' must be a non-empty list")
@@ -43,7 +49,7 @@ def validate_people(data: Any, where: str) -> dict[str, Any]:
         seen.add(p["id"])
         bad = set(p) - PERSON_FIELDS
         if bad:
-            raise _err(where, f"{w} ({p['id']}): unknown field(s): {', '.join(sorted(bad))}")
+            raise _err(where, f"{w} ({p['id']}): unknown field(s): {_hints(bad, PERSON_FIELDS)}")
         if p.get("off_limits") and not p.get("topics") and not isinstance(p.get("off_limits_reply"), str):
             raise _err(where, f"{w} ({p['id']}): an off_limits person without topics needs 'off_limits_reply'")
         p.setdefault("fallback", "Sorry, that's not something I can help with.")
@@ -54,7 +60,7 @@ def validate_people(data: Any, where: str) -> dict[str, Any]:
                 raise _err(where, f"{tw}: needs a string 'id'")
             bad = set(t) - TOPIC_FIELDS
             if bad:
-                raise _err(where, f"{tw} ({t['id']}): unknown field(s): {', '.join(sorted(bad))}")
+                raise _err(where, f"{tw} ({t['id']}): unknown field(s): {_hints(bad, TOPIC_FIELDS)}")
             if not isinstance(t.get("answer"), str):
                 raise _err(where, f"{tw} ({t['id']}): field 'answer' must be a string")
             for k in ("triggers", "requires", "facts", "requires_facts", "stall"):

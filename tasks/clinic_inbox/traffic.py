@@ -229,7 +229,6 @@ def _rf_phrases(params) -> list:
 
 def make_message(rng: random.Random, params: dict, when: dt.datetime, seq: int, kind: str) -> dict:
     """One message dict plus its hidden truth ({'msg': ..., 'truth': ...})."""
-    weekend = when.weekday() >= 5
     truth = {"kind": kind}
     items: list = []
     subject_rf = False

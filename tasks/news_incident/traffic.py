@@ -1040,7 +1040,7 @@ def write_incidents(params: dict, out: Path) -> None:
     lifted = feed_time - dt.timedelta(hours=off)          # what Meridian said, in GMT (UK was on GMT then)
     d = Path(out) / "docs" / "incidents"
     d.mkdir(parents=True, exist_ok=True)
-    (d / "INC-2026-031-killed-story-live.md").write_text(f"""# INC-2026-031 — withdrawn court story stayed live for 4h 40m
+    (d / "INC-2026-031-killed-story-live.md").write_text("""# INC-2026-031 — withdrawn court story stayed live for 4h 40m
 
 Filed by: Dana Whitlock (Head of Digital), 12 Mar 2026. Status: **open** (action: "blocklist" — see below)
 

@@ -37,3 +37,30 @@ def test_unknown_task_is_a_clear_error():
     out = subprocess.run([sys.executable, "-m", "fdegym_env.cli", "run", "news_incidnt", "--json"],
                          capture_output=True, text=True)
     assert out.returncode == 2 and "Did you mean 'news_incident'" in out.stderr
+
+
+def test_help_lists_every_subcommand_with_a_line_of_help(capsys):
+    import pytest as _pytest
+    from fdegym_env.cli import build_parser, commands
+    with _pytest.raises(SystemExit) as e:
+        build_parser().parse_args(["--help"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    names = [c.name for c in commands()]
+    assert {"list", "run", "validate", "bench", "report", "replay", "show", "doctor", "cases"} <= set(names)
+    for c in commands():
+        assert c.help and len(c.help) > 15, c
+        line = next((ln for ln in out.splitlines() if ln.strip().startswith(c.name + " ")), None)
+        assert line is not None and line.split(None, 1)[1].strip(), f"no help for {c.name!r} in:\n{out}"
+
+
+def test_llm_agent_without_openai_is_a_clear_error(monkeypatch, capsys):
+    from fdegym_env.cli import main
+    from tests.conftest import TINY
+    monkeypatch.setitem(sys.modules, "openai", None)  # `import openai` raises ImportError
+    code = main(["run", TINY, "--agent", "llm", "--model", "m", "--base-url", "http://127.0.0.1:9/v1"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "Traceback" not in err
+    assert "fdegym run: error: the LLM agent (--agent llm) needs the `openai` package" in err
+    assert "pip install 'fdegym[llm]'" in err

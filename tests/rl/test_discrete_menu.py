@@ -25,6 +25,7 @@ def test_every_task_ships_a_menu():
 
 @pytest.mark.parametrize("task", MENU_TASKS)
 def test_sb3_env_checker_passes(task):
+    pytest.importorskip("stable_baselines3", reason="SB3 is optional (pip install 'fdegym[sb3]'; CI installs test-all)")
     from stable_baselines3.common.env_checker import check_env
     env = DiscreteMenu(FDEGymEnv(task=task))
     check_env(env)
@@ -36,7 +37,7 @@ def test_menu_return_equals_score_and_masks_are_valid(task):
     env = DiscreteMenu(FDEGymEnv(task=task))
     obs, _ = env.reset(seed=1)
     rng = np.random.default_rng(0)
-    total, done, info = 0.0, False, {}
+    total, info = 0.0, {}
     submit = [i for i, m in enumerate(env.menu) if (m.get("action") or {}).get("tool") == "submit"]
     assert submit, "a menu needs a submit item"
     for _ in range(6):
@@ -63,7 +64,6 @@ def test_hashing_is_stable_across_processes():
 
 
 def test_gymnasium_vector_envs_over_core_env():
-    from fdegym_env.registry import gym_id
     tid = MENU_TASKS[0]
     for vec in (gym.vector.SyncVectorEnv, lambda fns: gym.vector.AsyncVectorEnv(fns, shared_memory=False)):
         venv = vec([lambda: FDEGymEnv(task=tid) for _ in range(2)])
@@ -79,6 +79,7 @@ def test_gymnasium_vector_envs_over_core_env():
 
 
 def test_sb3_vec_envs_over_menu_wrapper():
+    pytest.importorskip("stable_baselines3", reason="SB3 is optional (pip install 'fdegym[sb3]'; CI installs test-all)")
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
     tid = "helpdesk_tutorial" if "helpdesk_tutorial" in MENU_TASKS else MENU_TASKS[0]
     for cls in (DummyVecEnv, SubprocVecEnv):
@@ -111,3 +112,44 @@ def test_ppo_learns_the_tutorial(tmp_path):
     assert res.returncode == 0, res.stderr[-3000:]
     data = json.loads(out.read_text())
     assert data["final_score"] >= 0.6 and data["final_score"] - data["random_score"] >= 0.4, data
+
+
+def _contact_items(env):
+    return [i for i, m in enumerate(env.menu) if (m.get("action") or {}).get("tool") == "contact"]
+
+
+def test_privileged_features_are_off_by_default_and_the_policy_never_sees_truth_yaml():
+    # the default observation must not depend on what truth.yaml calls a key fact (grader-side knowledge)
+    runs = []
+    for key_facts in (None, []):
+        env = DiscreteMenu(FDEGymEnv(task="helpdesk_tutorial"))
+        assert env.privileged == ()
+        if key_facts is not None:
+            env.unwrapped.task.__dict__["truth"] = {**env.unwrapped.task.truth, "key_facts": key_facts}
+        obs, _ = env.reset(seed=0)
+        trace = [obs]
+        for i in _contact_items(env)[:4]:
+            obs, *_ = env.step(i)
+            trace.append(obs)
+        runs.append(np.stack(trace))
+        env.unwrapped.task.__dict__.pop("truth", None)
+        env.close()
+    assert np.array_equal(runs[0], runs[1])
+
+
+def test_key_fact_share_is_an_opt_in_named_feature():
+    env = DiscreteMenu(FDEGymEnv(task="helpdesk_tutorial"), privileged=("key_fact_share",))
+    plain = DiscreteMenu(FDEGymEnv(task="helpdesk_tutorial"))
+    assert env.observation_space.shape[0] == plain.observation_space.shape[0] + 1
+    obs, _ = env.reset(seed=0)
+    assert obs[-1] == 0.0
+    for i in _contact_items(env):
+        obs, *_ = env.step(i)
+        if env.unwrapped.people.known & set(env.unwrapped.task.truth["key_facts"]):
+            break
+    key = set(env.unwrapped.task.truth["key_facts"])
+    assert obs[-1] == pytest.approx(len(key & env.unwrapped.people.known) / len(key)) and obs[-1] > 0
+    with pytest.raises(ValueError, match="unknown feature 'key_facts_share'. Did you mean 'key_fact_share'"):
+        DiscreteMenu(FDEGymEnv(task="helpdesk_tutorial"), privileged=("key_facts_share",))
+    env.close()
+    plain.close()

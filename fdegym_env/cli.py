@@ -2,7 +2,7 @@
 
     fdegym list
     fdegym run TASK --agent reference [--level L3] [--variant base] [--seed 0] [--json]
-    fdegym validate TASK [--variant V | --all-variants] [--samples N] [--json]
+    fdegym validate TASK [--variant V | --all-variants] [--samples N] [--leaks-only] [--json]
 
 Subcommands live in small functions below; other modules add theirs through ``COMMANDS``.
 """
@@ -108,6 +108,8 @@ def _validate_setup(p):
     g.add_argument("--all-variants", action="store_true", help="every named variant (the default)")
     p.add_argument("--samples", type=int, default=0, help="also check N sampled variants (sample:0..N-1)")
     p.add_argument("--no-generic", action="store_true", help="skip the generic bypass library")
+    p.add_argument("--leaks-only", action="store_true",
+                   help="only the leak check (L2/L3 reset observation and workspace; renders, grades nothing)")
     p.add_argument("--show-generic", action="store_true", help="list every generic bypass row")
     p.add_argument("--workers", type=int, default=None, help="gradings in parallel (default: CPUs, at most 4)")
     p.add_argument("--sandbox", default="auto", choices=["auto", "bwrap", "docker", "none"])
@@ -119,9 +121,13 @@ def cmd_validate(a) -> int:
     from fdegym_env.registry import load_task
     from fdegym_env.validate import format_report, validate_task
     task = load_task(a.task)
-    report = validate_task(task, variants=a.variant, samples=a.samples, sandbox=a.sandbox,
-                           generic=not a.no_generic, progress=not a.json and sys.stderr.isatty(),
-                           workers=a.workers)
+    if a.leaks_only:
+        from fdegym_env.leaks import leak_report
+        report = leak_report(task, variants=a.variant, samples=a.samples)
+    else:
+        report = validate_task(task, variants=a.variant, samples=a.samples, sandbox=a.sandbox,
+                               generic=not a.no_generic, progress=not a.json and sys.stderr.isatty(),
+                               workers=a.workers)
     if a.json:
         print(json.dumps(report.to_json(), indent=2, default=str))
     else:

@@ -2,9 +2,11 @@
 
 Spaces
     Observation: ``Dict(text=UnicodeText, turn, hours, inbox_new, valid)``. ``text`` is what the last
-    tool returned (after ``reset``: the brief and a workspace listing); ``turn`` counts steps,
-    ``hours`` is customer time elapsed, ``inbox_new`` unread messages, ``valid`` whether the last
-    action was well-formed.
+    tool returned (after ``reset``: a title, the brief, a note that ``TASK.md`` holds it, and a
+    workspace listing; the title is the catalog ``title`` at L0/L1 and the task's ``agent_title``,
+    the sponsor's framing, at L2/L3, where catalog titles would give the hidden problem away);
+    ``turn`` counts steps, ``hours`` is customer time elapsed, ``inbox_new`` unread messages,
+    ``valid`` whether the last action was well-formed.
     Action: ``Dict(tool=Discrete(11), <argument fields>)``; ``step`` also accepts a plain dict
     ``{"tool": ..., **args}``, an OpenAI-style tool call and the typed actions of
     :mod:`fdegym_env.actions`.
@@ -69,6 +71,40 @@ ENGAGEMENT_RULES = """
 - `wait` lets time pass at the customer; `trial` runs your current `system/` for one trial day
   where the engagement has a trial environment.
 """
+
+
+CATALOG_TITLE_LEVELS = ("L0", "L1")  # the catalog title may name the hidden problem: shown only where the brief does
+TASK_MD_NOTE = "The brief above is also in `TASK.md` in your workspace."
+
+
+def episode_brief(task: Task, level: str, variant: Variant) -> str:
+    """``TASK.md``: the level's brief, filled from the variant, and the working arrangements."""
+    rules = getattr(task, "engagement_rules", None)  # harness cases bring their own rules
+    return task.brief(level, variant).rstrip() + "\n" + (rules(variant) if rules else ENGAGEMENT_RULES)
+
+
+def shown_title(task: Task, level: str) -> str | None:
+    """The title heading the reset observation: the catalog ``title`` at L0/L1; at L2/L3 the
+    sponsor's framing (``agent_title``) or none, because catalog titles state the hidden problem."""
+    if level in CATALOG_TITLE_LEVELS:
+        return task.title
+    return getattr(task, "agent_title", None)
+
+
+def reset_segments(task: Task, level: str, variant: Variant, workspace: Path) -> list[tuple[str, str]]:
+    """The reset observation as ``(source, text)`` pieces; ``"".join`` of the texts is exactly what
+    :meth:`FDEGymEnv.reset` shows. The leak check (:mod:`fdegym_env.leaks`) scans these pieces
+    and names the source of an offending line."""
+    segs = []
+    title = shown_title(task, level)
+    if title:
+        segs.append(("task.yaml " + ("title" if level in CATALOG_TITLE_LEVELS else "agent_title"), f"# {title}\n\n"))
+    segs.append((f"briefs/{level}.md", task.brief(level, variant).rstrip() + "\n"))
+    rules = getattr(task, "engagement_rules", None)
+    segs.append(("engagement rules", (rules(variant) if rules else ENGAGEMENT_RULES) + "\n"))
+    segs.append(("reset observation", f"---\n\n{TASK_MD_NOTE}\n\nYour workspace:\n"))
+    segs.append(("workspace listing", wsmod.list_files(workspace, ".") + "\n"))
+    return segs
 
 
 class FDEGymEnv(gym.Env[dict, dict]):
@@ -167,8 +203,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self.episode_seed = seed
         self.episode_level = level
         self.variant = self._pick_variant(variant_name, rng)
-        rules = getattr(self.task, "engagement_rules", None)  # harness cases bring their own rules
-        brief = self.task.brief(level, self.variant).rstrip() + "\n" + (rules(self.variant) if rules else ENGAGEMENT_RULES)
+        brief = episode_brief(self.task, level, self.variant)
         self.workspace = wsmod.new_workspace(self.task, self.variant, brief)
         # harness cases: people server for bin/ask, dev services, gateway (fdegym_env.compat.episode)
         self._episode_hook = self.task.start_episode(self) if hasattr(self.task, "start_episode") else None
@@ -182,8 +217,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self._started = time.monotonic()
         self.transcript: list[str] = []
         self.result: dict[str, Any] | None = None
-        text = (f"# {self.task.title}\n\n{brief}\n---\n\nYour workspace:\n"
-                f"{wsmod.list_files(self.workspace, '.')}\n")
+        text = "".join(seg for _, seg in reset_segments(self.task, level, self.variant, self.workspace))
         self.transcript.append("== brief ==\n" + text)
         return self._obs(text, True), self._info(None, None)
 

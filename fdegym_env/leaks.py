@@ -424,7 +424,7 @@ def scan_world(task: Task, variant: Variant, world: Path, needles: _Needles | No
     out = []
     for p in sorted(world.rglob("*")):
         rel = p.relative_to(world).as_posix()
-        for _, what, match in needles.find(_Text(rel)):
+        for _, what, match in needles.find(_Text(p.name)):   # each name once, not in every path below it
             out.append(Leak("workspace path", rel, 0, what, rel, (variant.name,), match))
         if not p.is_file() or p.is_symlink():
             continue

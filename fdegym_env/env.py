@@ -53,7 +53,8 @@ from fdegym_env.task import LEVELS, SAMPLE_PREFIX, Task, Variant
 MAX_OBS_CHARS = 200_000
 RUN_TIMEOUT_DEFAULT = 30.0
 RUN_TIMEOUT_MAX = 120.0
-RUN_OUTPUT_CAP = 16_000
+RUN_OUTPUT_CAP = 16_000            # characters of a `run` output shown (head and tail); the rest is saved
+RUN_SAVE_CAP = 4 << 20             # bytes of stdout the sandbox hands back for saving (its head and tail)
 
 ENGAGEMENT_RULES = """
 ---
@@ -267,19 +268,21 @@ class FDEGymEnv(gym.Env[dict, dict]):
         if tool == "read_file":
             return wsmod.read_file(ws, a["path"], a.get("offset"), a.get("limit")), 0.0, None, None
         if tool == "write_file":
-            return wsmod.write_file(ws, a["path"], a["content"]), 0.0, None, None
+            return wsmod.write_file(ws, a["path"], a["content"], self._ws_owner()), 0.0, None, None
         if tool == "edit_file":
             return wsmod.edit_file(ws, a["path"], a["old"], a["new"], bool(a.get("replace_all"))), 0.0, None, None
         if tool == "run":
             timeout = min(max(float(a.get("timeout_s", RUN_TIMEOUT_DEFAULT)), 1.0), RUN_TIMEOUT_MAX)
             cost_before = people.contact_cost  # bin/ask inside the command may contact people
-            r = self._sandbox().run(a["command"] + "\n", timeout_s=timeout, cap=RUN_OUTPUT_CAP)
+            r = self._sandbox().run(a["command"] + "\n", timeout_s=timeout, cap=RUN_SAVE_CAP)
             out = (r.stdout + (("\n[stderr]\n" + r.stderr) if r.stderr.strip() else "")).rstrip()
             status = f"exit code {r.exit_code}"
             if r.timed_out:
                 status = f"killed after {timeout:g} s time limit (exit code 124)"
             elif r.killed_for_output:
                 status = "stopped: output limit exceeded"
+            if len(out) > RUN_OUTPUT_CAP:
+                out = self._cut_run_output(a["command"], out, status, r.truncated)
             return f"$ {a['command']}\n{out}\n[{status}]", people.contact_cost - cost_before, None, None
         if tool == "directory":
             lines = []
@@ -319,6 +322,29 @@ class FDEGymEnv(gym.Env[dict, dict]):
             self.submit_note = a.get("note", "")
             return "Submitted. system/ is deployed to production as it is.", 0.0, None, "submitted"
         raise ActionError(f"unhandled tool {tool!r}")
+
+    def _cut_run_output(self, command: str, out: str, status: str, cut_in_sandbox: bool) -> str:
+        """Head and tail of a long ``run`` output; the whole of it is saved in the workspace
+        (``.fdegym/run/turn-NNNN.out``) and the marker in the middle says where."""
+        rel = wsmod.save_run_output(self.workspace, self.turn, f"$ {command}\n{out}\n[{status}]\n", self._ws_owner())
+        half = RUN_OUTPUT_CAP // 2 - 200
+        head, tail = out[:half], out[-half:]
+        nl = head.rfind("\n")
+        head = head[:nl + 1] if nl > half - 400 else head
+        nl = tail.find("\n")
+        tail = tail[nl + 1:] if 0 <= nl < 400 else tail
+        cut = len(out) - len(head) - len(tail)
+        if rel is None:
+            where = "it could not be saved (.fdegym/run/ is not a folder of the workspace)"
+        else:
+            what = "the whole output" if not cut_in_sandbox else "the output kept (its first and last 2 MB)"
+            where = (f"{what} ({len(out):,} characters) is in {rel}: read it with "
+                     f'read_file(path="{rel}", offset=N)')
+        return f"{head.rstrip(chr(10))}\n[... {cut:,} characters cut; {where} ...]\n{tail}"
+
+    def _ws_owner(self) -> int | None:
+        """The host uid files created in the workspace must have: the sandbox's, once it runs."""
+        return getattr(self.sandbox, "uid", None) if self.sandbox is not None else None
 
     def _sandbox(self):
         if self.sandbox is None:

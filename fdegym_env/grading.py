@@ -27,7 +27,7 @@ from typing import Any
 from fdegym_env.paths import cache_dir, episodes_dir
 from fdegym_env.sandbox import make_sandbox
 from fdegym_env.task import Task, Variant
-from fdegym_env.workspace import world_snapshot
+from fdegym_env.workspace import SCRATCH_DIR, world_snapshot
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ class Deployment:
         self._root = Path(tempfile.mkdtemp(prefix="fdegym-deploy-", dir=episodes_dir()))
         self.workspace = self._root / "workspace"
         shutil.copytree(workspace, self.workspace, symlinks=True,
-                        ignore=shutil.ignore_patterns("__pycache__"))
+                        ignore=shutil.ignore_patterns("__pycache__", SCRATCH_DIR))
         self.sandbox = make_sandbox(sandbox)
         self.sandbox.start(self.workspace)
         self.failures: list[str] = []
@@ -145,10 +145,11 @@ _TRAFFIC_CACHE: OrderedDict[tuple, str] = OrderedDict()
 
 
 def workspace_digest(workspace: Path) -> str:
-    """Hash of every file's path and bytes under ``workspace`` (symlinks by their target text)."""
+    """Hash of every file's path and bytes under ``workspace`` (symlinks by their target text), but
+    for the env's own scratch folder (saved ``run`` outputs), which grading never copies."""
     h = hashlib.sha256()
     for p in sorted(Path(workspace).rglob("*")):
-        if "__pycache__" in p.parts:
+        if "__pycache__" in p.parts or p.relative_to(workspace).parts[0] == SCRATCH_DIR:
             continue
         rel = p.relative_to(workspace).as_posix().encode()
         if p.is_symlink():

@@ -5,7 +5,8 @@ Two scans per variant, rendering only (nothing is graded):
 **Reset observation at L2 and L3** (title, brief, working arrangements, workspace listing: exactly
 what :meth:`FDEGymEnv.reset <fdegym_env.env.FDEGymEnv.reset>` shows) must not contain
 
-- the catalog ``title`` (task.yaml), word for word (case, punctuation and line breaks ignored);
+- the catalog ``title`` (task.yaml), word for word (case, punctuation and line breaks ignored), or
+  :data:`TITLE_NGRAM` words of it in a row of which :data:`TITLE_CONTENT_WORDS` are not stop words;
 - a ``truth.yaml`` fact: any run of :data:`OBS_NGRAM` words of a fact's text (filled from the
   variant) with at least :data:`MIN_CONTENT_WORDS` words that are not stop words; a fact's id
   (``F_...``); a fact's code identifiers (``snake_case`` names and ``file.py`` names in its text,
@@ -58,6 +59,8 @@ LEVELS_CHECKED = ("L2", "L3")
 OBS_NGRAM = 8            # words in a row shared with a fact: a leak in the observation
 WORLD_NGRAM = 12         # ... in a world file (which states the evidence, in words that may overlap a fact)
 MIN_CONTENT_WORDS = 4    # of them not stop words (a run of "in the ... of a" proves nothing)
+TITLE_NGRAM = 5          # words in a row of the catalog title, at least 3 not stop words ("hides a
+TITLE_CONTENT_WORDS = 3  # double proration bug"): a leak in the observation
 CODE_MIN_LINES = 4       # code lines of one task module found in one world file: a leak when they are
 CODE_MIN_SHARE = 0.25    # ... this share of the module's code lines, or
 CODE_MANY_LINES = 12     # ... this many (a world module may share a small helper, e.g. a DST rule)
@@ -143,9 +146,9 @@ def _content(ngram: tuple[str, ...]) -> int:
     return sum(1 for w in ngram if w not in STOP_WORDS and not w.isdigit())
 
 
-def _ngrams(text: str, n: int) -> set[tuple[str, ...]]:
+def _ngrams(text: str, n: int, min_content: int = MIN_CONTENT_WORDS) -> set[tuple[str, ...]]:
     w = _words(text)
-    return {g for g in (w[i:i + n] for i in range(len(w) - n + 1)) if _content(g) >= MIN_CONTENT_WORDS}
+    return {g for g in (w[i:i + n] for i in range(len(w) - n + 1)) if _content(g) >= min_content}
 
 
 @dataclass
@@ -162,9 +165,9 @@ class _Needles:
         if w:
             self.phrases.setdefault(w, what)
 
-    def run(self, text: str, n: int, what: str) -> None:
+    def run(self, text: str, n: int, what: str, min_content: int = MIN_CONTENT_WORDS) -> None:
         table = self.runs.setdefault(n, {})
-        for g in _ngrams(text, n):
+        for g in _ngrams(text, n, min_content):
             table.setdefault(g, what)
 
     def ident(self, name: str, what: str) -> None:
@@ -205,7 +208,8 @@ class _Needles:
             rx = _ident_regex(tuple(sorted(self.idents)))
             for m in rx.finditer(t.text):
                 hits.setdefault((t.line_of(m.start()), self.idents[m.group(1).lower()]), m.group(1))
-        return [(line, what, match) for (line, what), match in hits.items()]
+        return [(line, what, match) for (line, what), match in hits.items()
+                if not (what.startswith("words of the catalog title") and (line, "the catalog title") in hits)]
 
 
 _RX_CACHE: dict[tuple[str, ...], re.Pattern] = {}
@@ -288,6 +292,7 @@ def _world_names(world: Path, task: Task) -> set[str]:
 def observation_needles(task: Task, variant: Variant, world: Path) -> _Needles:
     nd = _Needles()
     nd.phrase(task.title, "the catalog title")
+    nd.run(task.title, TITLE_NGRAM, "words of the catalog title", TITLE_CONTENT_WORDS)
     allowed = _world_names(world, task)
     for fid, text in fact_texts(task, variant).items():
         nd.ident(fid, f"fact id {fid}")

@@ -148,6 +148,20 @@ def test_a_planted_observation_leak_is_found_with_file_and_line(tmp_path, level,
     assert leaks[0].what.startswith(what) and leaks[0].text == planted.strip()
 
 
+def test_part_of_a_long_catalog_title_is_a_leak(tmp_path):
+    title = "A speed request that hides a stale classification threshold"
+    planted = "Nobody hides a stale classification threshold on purpose."
+    task = _tiny(tmp_path, {"briefs/L3.md": L3.replace("faster.", "faster.\n" + planted)}, truth=TRUTH,
+                 task_yaml={"title": title})
+    leaks = _leaks(task)
+    assert [(x.source, x.line, x.what, x.match) for x in leaks] == [
+        ("briefs/L3.md", 2, "words of the catalog title, 5 words", "hides a stale classification threshold")]
+    # a few of its words are ordinary vocabulary
+    task = _tiny(tmp_path / "b", {"briefs/L3.md": L3.replace("faster.", "faster; the speed request is old.")},
+                 truth=TRUTH, task_yaml={"title": title})
+    assert _leaks(task) == []
+
+
 def test_an_agent_title_that_names_the_problem_is_a_leak(tmp_path):
     task = _tiny(tmp_path, truth=TRUTH, task_yaml={"agent_title": "Faster classifier (Tiny fixture task)"})
     leaks = _leaks(task)

@@ -99,7 +99,12 @@ class Leak:
     def __str__(self) -> str:
         vs = _variant_span(self.variants)
         m = f" ({self.match!r})" if self.match else ""
-        return f"{self.source}:{self.line} ({self.where}{', ' + vs if vs else ''}): {self.what}{m}: {self.text!r}"
+        return f"{self.at} ({self.where}{', ' + vs if vs else ''}): {self.what}{m}: {self.text!r}"
+
+    @property
+    def at(self) -> str:
+        """``file:line`` (a path leak has no line)."""
+        return f"{self.source}:{self.line}" if self.line else self.source
 
 
 def _variant_span(names: Iterable[str]) -> str:
@@ -512,7 +517,7 @@ def leak_checks(task: Task, variants: list[str] | None = None, samples: int = 0)
         n = len(variants or task.variants) + (samples if task.has_sampler else 0)
         return [{"check": "no leak in the L2/L3 reset observation or the workspace",
                  "value": f"{n} variant(s) x {'/'.join(LEVELS_CHECKED)} + world", "passed": True}]
-    return [{"check": f"leak at {leak.source}:{leak.line} ({leak.where}; {_variant_span(leak.variants)})",
+    return [{"check": f"leak at {leak.at} ({leak.where}; {_variant_span(leak.variants)})",
              "value": f"{leak.what} ({leak.match!r}) in: {leak.text!r}", "passed": False} for leak in leaks]
 
 

@@ -110,3 +110,13 @@ def test_reset_observation_says_the_brief_is_in_task_md():
     text = obs["text"]
     assert "The brief above is also in `TASK.md` in your workspace." in text
     assert text.index("TASK.md` in your workspace") < text.index("Your workspace:")
+
+
+def test_a_scratch_symlink_out_of_the_workspace_is_not_followed(env, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    _step(env, tool="run", command="true")
+    (env.workspace / ".fdegym").symlink_to(outside)            # as if the agent had linked it out
+    text = _step(env, tool="run", command=BIG)
+    assert "characters cut; it could not be saved (.fdegym/run/ is not a folder of the workspace)" in text
+    assert list(outside.iterdir()) == []

@@ -2,7 +2,7 @@
 
     fdegym list
     fdegym run TASK --agent reference [--level L3] [--variant base] [--seed 0] [--json]
-    fdegym validate TASK [--variant V | --all-variants] [--samples N] [--quick] [--json]
+    fdegym validate TASK [--variant V | --all-variants] [--samples N] [--quick] [--leaks-only] [--json]
 
 Every subcommand is a (setup, run) pair of plain functions; :func:`commands` is the one explicit
 list of them (the command modules import nothing from this one).
@@ -111,6 +111,8 @@ def _validate_setup(p):
     g.add_argument("--all-variants", action="store_true", help="every named variant (the default)")
     p.add_argument("--samples", type=int, default=0, help="also check N sampled variants (sample:0..N-1)")
     p.add_argument("--no-generic", action="store_true", help="skip the generic bypass library")
+    p.add_argument("--leaks-only", action="store_true",
+                   help="only the leak check (L2/L3 reset observation and workspace; renders, grades nothing)")
     p.add_argument("--show-generic", action="store_true", help="list every generic bypass row")
     p.add_argument("--workers", type=int, default=None, help="gradings in parallel (default: CPUs + 1, at most 8)")
     p.add_argument("--quick", action="store_true",
@@ -124,9 +126,13 @@ def cmd_validate(a) -> int:
     from fdegym_env.registry import load_task
     from fdegym_env.validate import format_report, validate_task
     task = load_task(a.task)
-    report = validate_task(task, variants=a.variant, samples=a.samples, sandbox=a.sandbox,
-                           generic=not a.no_generic, progress=not a.json and sys.stderr.isatty(),
-                           workers=a.workers, quick=a.quick)
+    if a.leaks_only:
+        from fdegym_env.leaks import leak_report
+        report = leak_report(task, variants=a.variant, samples=a.samples)
+    else:
+        report = validate_task(task, variants=a.variant, samples=a.samples, sandbox=a.sandbox,
+                               generic=not a.no_generic, progress=not a.json and sys.stderr.isatty(),
+                               workers=a.workers, quick=a.quick)
     if a.json:
         print(json.dumps(report.to_json(), indent=2, default=str))
     else:

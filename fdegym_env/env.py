@@ -2,9 +2,11 @@
 
 Spaces
     Observation: ``Dict(text=UnicodeText, turn, hours, inbox_new, valid)``. ``text`` is what the last
-    tool returned (after ``reset``: the brief and a workspace listing); ``turn`` counts steps,
-    ``hours`` is customer time elapsed, ``inbox_new`` unread messages, ``valid`` whether the last
-    action was well-formed.
+    tool returned (after ``reset``: a title, the brief, a note that ``TASK.md`` holds it, and a
+    workspace listing; the title is the catalog ``title`` at L0/L1 and the task's ``agent_title``,
+    the sponsor's framing, at L2/L3, where catalog titles would give the hidden problem away);
+    ``turn`` counts steps, ``hours`` is customer time elapsed, ``inbox_new`` unread messages,
+    ``valid`` whether the last action was well-formed.
     Action: ``Dict(tool=Discrete(11), <argument fields>)``; ``step`` also accepts a plain dict
     ``{"tool": ..., **args}``, an OpenAI-style tool call and the typed actions of
     :mod:`fdegym_env.actions`.
@@ -53,7 +55,8 @@ from fdegym_env.task import LEVELS, SAMPLE_PREFIX, Task, Variant
 MAX_OBS_CHARS = 200_000
 RUN_TIMEOUT_DEFAULT = 30.0
 RUN_TIMEOUT_MAX = 120.0
-RUN_OUTPUT_CAP = 16_000
+RUN_OUTPUT_CAP = 16_000            # characters of a `run` output shown (head and tail); the rest is saved
+RUN_SAVE_CAP = 4 << 20             # bytes of stdout the sandbox hands back for saving (its head and tail)
 FILE_TOOLS = ("list_files", "read_file", "write_file", "edit_file")
 
 ENGAGEMENT_RULES = """
@@ -72,6 +75,39 @@ ENGAGEMENT_RULES = """
 - `wait` lets time pass at the customer; `trial` runs your current `system/` for one trial day
   where the engagement has a trial environment.
 """
+
+
+CATALOG_TITLE_LEVELS = ("L0", "L1")  # the catalog title may name the hidden problem: shown only where the brief does
+TASK_MD_NOTE = "The brief above is also in `TASK.md` in your workspace."
+
+
+def episode_brief(task: Task, level: str, variant: Variant) -> str:
+    """``TASK.md``: the level's brief, filled from the variant, and the working arrangements."""
+    # harness cases bring their own rules
+    return task.brief(level, variant).rstrip() + "\n" + (task.engagement_rules(variant) or ENGAGEMENT_RULES)
+
+
+def shown_title(task: Task, level: str) -> str | None:
+    """The title heading the reset observation: the catalog ``title`` at L0/L1; at L2/L3 the
+    sponsor's framing (``agent_title``) or none, because catalog titles state the hidden problem."""
+    if level in CATALOG_TITLE_LEVELS:
+        return task.title
+    return getattr(task, "agent_title", None)
+
+
+def reset_segments(task: Task, level: str, variant: Variant, workspace: Path) -> list[tuple[str, str]]:
+    """The reset observation as ``(source, text)`` pieces; ``"".join`` of the texts is exactly what
+    :meth:`FDEGymEnv.reset` shows. The leak check (:mod:`fdegym_env.leaks`) scans these pieces
+    and names the source of an offending line."""
+    segs = []
+    title = shown_title(task, level)
+    if title:
+        segs.append(("task.yaml " + ("title" if level in CATALOG_TITLE_LEVELS else "agent_title"), f"# {title}\n\n"))
+    segs.append((f"briefs/{level}.md", task.brief(level, variant).rstrip() + "\n"))
+    segs.append(("engagement rules", (task.engagement_rules(variant) or ENGAGEMENT_RULES) + "\n"))
+    segs.append(("reset observation", f"---\n\n{TASK_MD_NOTE}\n\nYour workspace:\n"))
+    segs.append(("workspace listing", wsmod.list_files(workspace, ".") + "\n"))
+    return segs
 
 
 class FDEGymEnv(gym.Env[dict, dict]):
@@ -182,7 +218,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self.episode_seed = seed
         self.episode_level = level
         self.variant = self._pick_variant(variant_name, rng)
-        brief = self.task.brief(level, self.variant).rstrip() + "\n" + (self.task.engagement_rules(self.variant) or ENGAGEMENT_RULES)
+        brief = episode_brief(self.task, level, self.variant)
         self.workspace = wsmod.new_workspace(self.task, self.variant, brief)
         # harness cases: people server for bin/ask, dev services, gateway (fdegym_env.compat.episode)
         self._episode_hook = self.task.start_episode(self)
@@ -196,8 +232,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self._started = time.monotonic()
         self.transcript: list[str] = []
         self.result: dict[str, Any] | None = None
-        text = (f"# {self.task.title}\n\n{brief}\n---\n\nYour workspace:\n"
-                f"{wsmod.list_files(self.workspace, '.')}\n")
+        text = "".join(seg for _, seg in reset_segments(self.task, level, self.variant, self.workspace))
         self.transcript.append("== brief ==\n" + text)
         return self._obs(text, True), self._info(None, None)
 
@@ -251,19 +286,21 @@ class FDEGymEnv(gym.Env[dict, dict]):
         if tool == "read_file":
             return wsmod.read_file(ws, a["path"], a.get("offset"), a.get("limit")), 0.0, None, None
         if tool == "write_file":
-            return wsmod.write_file(ws, a["path"], a["content"]), 0.0, None, None
+            return wsmod.write_file(ws, a["path"], a["content"], self._ws_owner()), 0.0, None, None
         if tool == "edit_file":
             return wsmod.edit_file(ws, a["path"], a["old"], a["new"], bool(a.get("replace_all"))), 0.0, None, None
         if tool == "run":
             timeout = min(max(float(a.get("timeout_s", RUN_TIMEOUT_DEFAULT)), 1.0), RUN_TIMEOUT_MAX)
             cost_before = people.contact_cost  # bin/ask inside the command may contact people
-            r = self._sandbox().run(a["command"] + "\n", timeout_s=timeout, cap=RUN_OUTPUT_CAP)
+            r = self._sandbox().run(a["command"] + "\n", timeout_s=timeout, cap=RUN_SAVE_CAP)
             out = (r.stdout + (("\n[stderr]\n" + r.stderr) if r.stderr.strip() else "")).rstrip()
             status = f"exit code {r.exit_code}"
             if r.timed_out:
                 status = f"killed after {timeout:g} s time limit (exit code 124)"
             elif r.killed_for_output:
                 status = "stopped: output limit exceeded"
+            if len(out) > RUN_OUTPUT_CAP:
+                out = self._cut_run_output(a["command"], out, status, r.truncated)
             return f"$ {a['command']}\n{out}\n[{status}]", people.contact_cost - cost_before, None, None
         if tool == "directory":
             lines = []
@@ -303,6 +340,29 @@ class FDEGymEnv(gym.Env[dict, dict]):
             self.submit_note = a.get("note", "")
             return "Submitted. system/ is deployed to production as it is.", 0.0, None, "submitted"
         raise ActionError(f"unhandled tool {tool!r}")
+
+    def _cut_run_output(self, command: str, out: str, status: str, cut_in_sandbox: bool) -> str:
+        """Head and tail of a long ``run`` output; the whole of it is saved in the workspace
+        (``.fdegym/run/turn-NNNN.out``) and the marker in the middle says where."""
+        rel = wsmod.save_run_output(self.workspace, self.turn, f"$ {command}\n{out}\n[{status}]\n", self._ws_owner())
+        half = RUN_OUTPUT_CAP // 2 - 200
+        head, tail = out[:half], out[-half:]
+        nl = head.rfind("\n")
+        head = head[:nl + 1] if nl > half - 400 else head
+        nl = tail.find("\n")
+        tail = tail[nl + 1:] if 0 <= nl < 400 else tail
+        cut = len(out) - len(head) - len(tail)
+        if rel is None:
+            where = "it could not be saved (.fdegym/run/ is not a folder of the workspace)"
+        else:
+            what = "the whole output" if not cut_in_sandbox else "the output kept (its first and last 2 MB)"
+            where = (f"{what} ({len(out):,} characters) is in {rel}: read it with "
+                     f'read_file(path="{rel}", offset=N)')
+        return f"{head.rstrip(chr(10))}\n[... {cut:,} characters cut; {where} ...]\n{tail}"
+
+    def _ws_owner(self) -> int | None:
+        """The host uid files created in the workspace must have: the sandbox's, once it runs."""
+        return getattr(self.sandbox, "uid", None) if self.sandbox is not None else None
 
     def _sandbox(self):
         if self.sandbox is None:

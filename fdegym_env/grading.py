@@ -38,7 +38,7 @@ from typing import Any
 from fdegym_env.paths import cache_dir, scratch_dir
 from fdegym_env.sandbox import make_sandbox, resolve_backend
 from fdegym_env.task import Task, Variant
-from fdegym_env.workspace import world_snapshot
+from fdegym_env.workspace import SCRATCH_DIR, world_snapshot
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +108,7 @@ class Deployment:
             self._root = Path(tempfile.mkdtemp(prefix="fdegym-deploy-", dir=scratch_dir()))
             self.workspace = self._root / "workspace"
             shutil.copytree(workspace, self.workspace, symlinks=True,
-                            ignore=shutil.ignore_patterns("__pycache__"))
+                            ignore=shutil.ignore_patterns("__pycache__", SCRATCH_DIR))
             self.sandbox = make_sandbox(self._backend)
             self.sandbox.start(self.workspace)
         self.failures: list[str] = []
@@ -194,7 +194,7 @@ def _copy_file(src: str, dst: str) -> None:
 
 
 def _copy_into(src: Path, dest: Path, uid: int | None) -> None:
-    shutil.copytree(src, dest, symlinks=True, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"),
+    shutil.copytree(src, dest, symlinks=True, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", SCRATCH_DIR),
                     copy_function=_copy_file)
     if uid is not None:
         from fdegym_env.sandbox.executor_sandbox import chown_tree
@@ -278,7 +278,8 @@ _TRAFFIC_CACHE: OrderedDict[tuple, str] = OrderedDict()
 
 
 def workspace_digest(workspace: Path) -> str:
-    """Hash of every file's path and bytes under ``workspace`` (symlinks by their target text).
+    """Hash of every file's path and bytes under ``workspace`` (symlinks by their target text), but
+    for the env's own scratch folder (saved ``run`` outputs), which grading never copies.
 
     Walked with ``os.scandir`` in sorted order (the order of ``sorted(rglob("*"))``); on every
     episode end it runs before the grade cache can answer, so it must cost less than the grading."""
@@ -289,7 +290,7 @@ def workspace_digest(workspace: Path) -> str:
         with os.scandir(folder) as it:
             entries = sorted(it, key=lambda e: e.name)
         for e in entries:
-            if e.name == "__pycache__":
+            if e.name == "__pycache__" or (not rel and e.name == SCRATCH_DIR):
                 continue
             r = f"{rel}/{e.name}" if rel else e.name
             if e.is_symlink():

@@ -110,6 +110,7 @@ class Task:
     held_out_seed: int
     router: str
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
+    agent_title: str | None = None   # what the agent sees at L2/L3 (the sponsor's framing); None: no title
 
     # --- construction -------------------------------------------------------------------------
     @classmethod
@@ -138,11 +139,23 @@ class Task:
         router = data.get("router", "lexical")
         if router not in ("regex", "lexical", "llm"):
             raise TaskFormatError(f"{where}: field 'router' must be regex, lexical or llm, got {router!r}")
+        title = _need(data, "title", str, where)
+        agent_title = data.get("agent_title")
+        if agent_title is not None:
+            if not isinstance(agent_title, str) or not agent_title.strip():
+                raise TaskFormatError(f"{where}: field 'agent_title' should be a non-empty string (the sponsor's framing "
+                                      f"shown at L2/L3) or absent (no title there), got {agent_title!r}")
+            if " ".join(agent_title.lower().split()) == " ".join(title.lower().split()):
+                raise TaskFormatError(f"{where}: field 'agent_title' repeats the catalog 'title' ({title!r}); the catalog "
+                                      "title may name the hidden problem, so L2/L3 need the sponsor's own framing "
+                                      "instead (or no agent_title at all)")
+            agent_title = agent_title.strip()
         task = cls(path=path, id=task_id, version=int(_need(data, "version", int, where)),
-                   title=_need(data, "title", str, where), sector=_need(data, "sector", str, where),
+                   title=title, sector=_need(data, "sector", str, where),
                    customer=_need(data, "customer", str, where), sponsor=_need(data, "sponsor", dict, where),
                    metric=metric, entry_points=tuple(eps), limits=limits,
-                   held_out_seed=int(data.get("held_out_seed", 1)), router=router, raw=data)
+                   held_out_seed=int(data.get("held_out_seed", 1)), router=router, raw=data,
+                   agent_title=agent_title)
         for sub in ("world", "briefs"):
             if not (path / sub).is_dir():
                 raise TaskFormatError(f"{path / sub}: missing folder (see docs/task_format.md)")

@@ -1,9 +1,10 @@
 """Admission checks (SCENARIOS.md): does a task measure judgment, and does gaming it score nothing?
 
-Per variant: do-nothing, literal, reference, every ``shortcut_*`` and ``bypass_*`` are applied to a
-fresh world and graded; the reference applied with the *base* variant's params to every other
-variant checks that a memorised solution does not carry over. Across variants: the literal
-request's mean and the number of distinct kinds of change.
+Per variant: do-nothing, literal, reference, ``diligent``, every ``shortcut_*`` and ``bypass_*`` are
+applied to a fresh world and graded; the reference applied with the *base* variant's params to every
+other variant checks that a memorised solution does not carry over. Across variants: the literal
+request's mean and the number of distinct kinds of change. Before any grading, the leak check
+(:mod:`fdegym_env.leaks`) scans every variant's L2/L3 reset observation and workspace.
 
 How it runs: every grading is one :class:`Job` on one process pool (:func:`default_workers`),
 costliest first (the generic bypasses that run into a call's time limit); the do-nothing and
@@ -37,6 +38,8 @@ REFERENCE_MIN = 0.95
 SHORTCUT_MAX = 0.8
 BYPASS_MAX = 0.05
 MEMORISED_MAX = 0.8
+DILIGENT_MIN = 0.5       # every key fact found, the subtle held-out cases missed: facts found is not delivery
+DILIGENT_MAX = 0.85
 LITERAL_MEAN_MAX = 0.5
 MIN_ANGLES = 3
 QUICK_GENERIC = 8   # generic bypasses ``--quick`` grades (a sample; the full run grades all)
@@ -75,7 +78,7 @@ class Report:
 
 
 def _kind(name: str) -> str:
-    if name in ("reference", "literal", "do_nothing"):
+    if name in ("reference", "literal", "do_nothing", "diligent"):
         return name
     for k in ("shortcut", "bypass"):
         if name.startswith(k + "_"):
@@ -167,6 +170,8 @@ def _check(kind: str, variant: Variant, solution: str, u: float, incidents: list
         from fdegym_env.bypasses import LEAK_MARKER
         leaked = any(LEAK_MARKER in i for i in incidents)
         return (f"<= {BYPASS_MAX}" + (", LEAKED" if leaked else "")), u <= BYPASS_MAX and not leaked
+    if kind == "diligent":
+        return f"{DILIGENT_MIN} <= U <= {DILIGENT_MAX}", DILIGENT_MIN <= u <= DILIGENT_MAX
     if kind == "memorised":
         return f"<= {MEMORISED_MAX}", u <= MEMORISED_MAX
     return "(reported only)", True
@@ -241,6 +246,8 @@ def validate_task(task: Task, variants: list[str] | None = None, samples: int = 
         if v.name != "base":  # samples too: a sampler must never draw base's truth (docs/task_format.md)
             jobs.append(Job(ref, v.name, "reference@base", "memorised", "reference", "base"))
     report = Report(task.id)
+    from fdegym_env.leaks import leak_checks
+    report.cross += leak_checks(task, names, samples)  # rendering only: before any grading
     bar = None
     if progress:
         from tqdm import tqdm

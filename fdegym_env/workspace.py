@@ -15,6 +15,8 @@ from fdegym_env.task import Task, Variant, render
 MAX_READ_LINES = 400
 FIXED_MTIME = 1767225600  # 2026-01-01T00:00Z: world files carry no build-time clock, so `ls -l` replays
 MAX_LINE_CHARS = 2000
+SCRATCH_DIR = ".fdegym"              # the env's own files in a workspace (never graded, never digested)
+RUN_OUTPUT_DIR = SCRATCH_DIR + "/run"  # whole outputs of `run` commands whose output was cut
 
 
 class PathError(ValueError):
@@ -141,13 +143,56 @@ def read_file(ws: Path, path: str, offset: int | None = None, limit: int | None 
     return header + "\n" + "\n".join(out)
 
 
-def write_file(ws: Path, path: str, content: str) -> str:
+def _give(p: Path, owner: int | None) -> None:
+    """Hand a host-created path to the sandbox uid, so the sandbox sees it as its own (same owner as
+    the world files, writable from ``run``). No-op unless the host runs as root with a started sandbox."""
+    if owner is not None and os.geteuid() == 0:
+        os.chown(p, owner, owner, follow_symlinks=False)
+
+
+def _make_parents(ws: Path, target: Path, owner: int | None) -> None:
+    """Create the missing folders above ``target`` (inside ``ws``), each owned like the world's."""
+    missing = []
+    p = target.parent
+    root = ws.resolve()
+    while p != root and not p.exists():
+        missing.append(p)
+        p = p.parent
+    for d in reversed(missing):
+        d.mkdir(exist_ok=True)
+        _give(d, owner)
+
+
+def write_file(ws: Path, path: str, content: str, owner: int | None = None) -> str:
+    """Create or replace a file. ``owner``: the sandbox's host uid, for files and folders it creates."""
     target = resolve(ws, path, must_exist=False)
     if target.is_dir():
         raise PathError(f"{path!r} is a folder; give a file path.")
-    target.parent.mkdir(parents=True, exist_ok=True)
+    _make_parents(ws, target, owner)
+    new = not target.exists()
     target.write_text(content, encoding="utf-8")
+    if new:
+        _give(target, owner)
     return f"Wrote {len(content.encode('utf-8')):,} bytes to {path}."
+
+
+def save_run_output(ws: Path, turn: int, text: str, owner: int | None = None) -> str | None:
+    """Keep the whole output of a cut ``run`` under :data:`RUN_OUTPUT_DIR` for ``read_file``.
+    Returns the workspace-relative path, or None when the agent's files are in the way (e.g. a
+    ``.fdegym`` symlink leading out of the workspace: nothing is written then)."""
+    rel = f"{RUN_OUTPUT_DIR}/turn-{turn:04d}.out"
+    try:
+        target = resolve(ws, rel, must_exist=False)
+        _make_parents(ws, target, owner)
+        if not target.parent.is_dir() or target.parent.is_symlink():
+            return None
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as f:
+            f.write(text)
+        _give(target, owner)
+    except (OSError, PathError):
+        return None
+    return rel
 
 
 def edit_file(ws: Path, path: str, old: str, new: str, replace_all: bool = False) -> str:

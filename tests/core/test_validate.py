@@ -78,3 +78,35 @@ def test_bypass_catalogue_is_documented_and_large_enough():
     assert len(GENERIC_BYPASSES) >= 30
     for name in GENERIC_BYPASSES:
         assert f"`{name}`" in doc, name
+
+
+DILIGENT = """import json
+
+
+def apply(ws, params):
+    # every fact found (the threshold moved), the edge of the range misjudged by OFFSET
+    (ws / "system" / "app" / "config.json").write_text(json.dumps({"threshold": params["threshold"] + OFFSET}))
+"""
+
+
+@pytest.mark.parametrize("offset,uplift,passed", [(18, 0.655, True), (2, 0.966, False), (35, 0.414, False)],
+                         ids=["in_range", "too_good", "too_weak"])
+def test_diligent_solution_is_its_own_kind_checked_between_half_and_085(tmp_path, offset, uplift, passed):
+    import shutil
+    from fdegym_env.task import Task
+    from fdegym_env.validate import DILIGENT_MAX, DILIGENT_MIN
+    from tests.conftest import TINY
+    d = tmp_path / "tiny_task"
+    shutil.copytree(TINY, d, ignore=shutil.ignore_patterns("__pycache__"))
+    (d / "solutions" / "diligent.py").write_text(DILIGENT.replace("OFFSET", str(offset)))
+    report = validate_task(Task.load(d), variants=["base"], generic=False, progress=False, workers=1)
+    rows = [r for r in report.rows if r.solution == "diligent"]
+    assert [(r.kind, r.variant, round(r.uplift, 3), r.check, r.passed) for r in rows] == [
+        ("diligent", "base", uplift, f"{DILIGENT_MIN} <= U <= {DILIGENT_MAX}", passed)]
+    assert (DILIGENT_MIN, DILIGENT_MAX) == (0.5, 0.85)
+    assert report.passed is passed
+    table = format_report(report)
+    line = next(ln for ln in table.splitlines() if ln.startswith("diligent "))
+    assert "base" in line and line.endswith("PASS" if passed else "FAIL")
+    if not passed:
+        assert f"diligent on base: uplift {uplift:.3f} fails '{DILIGENT_MIN} <= U <= {DILIGENT_MAX}'" in report.failures

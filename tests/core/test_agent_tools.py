@@ -1,0 +1,122 @@
+"""What agents hit with the workspace tools (issue 17, item 5), each pinned by a test.
+
+- ``run`` output past the cap is cut in the middle; the full output is saved in the workspace under
+  ``.fdegym/run/`` and the cut marker says where, so ``read_file`` can page it;
+- folders ``write_file`` created are usable from ``run`` (mkdir, new files) like any other;
+- files created by ``run``, by ``write_file`` and the world's own files show one owner in the sandbox;
+- the reset observation says the brief is also in ``TASK.md``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from fdegym_env import workspace as wsmod
+from fdegym_env.env import RUN_OUTPUT_CAP, FDEGymEnv
+from fdegym_env.grading import Deployment, workspace_digest
+from tests.conftest import TINY
+
+BIG = ("python3 -c \"import sys; [print(f'line {i:05d} ' + 'x' * 30) for i in range(6000)]; "
+       "sys.stderr.write('done-on-stderr\\n')\"")
+
+
+@pytest.fixture
+def env():
+    e = FDEGymEnv(task=TINY)
+    e.reset(seed=0)
+    yield e
+    e.close()
+
+
+def _step(env, **action):
+    obs, r, term, trunc, info = env.step(action)
+    assert info["last_action_error"] is None, info["last_action_error"]
+    return obs["text"]
+
+
+def test_cut_run_output_is_saved_whole_and_the_marker_says_where(env):
+    _step(env, tool="list_files")
+    text = _step(env, tool="run", command=BIG)
+    assert len(text) <= RUN_OUTPUT_CAP + 600
+    m = re.search(r"\[\.\.\. ([\d,]+) characters cut; the whole output \(([\d,]+) characters\) is in "
+                  r"(\.fdegym/run/turn-0002\.out): read it with read_file\(path=\"\3\", offset=N\) \.\.\.\]", text)
+    assert m, text[RUN_OUTPUT_CAP // 2 - 200: RUN_OUTPUT_CAP // 2 + 600]
+    assert "line 00000 " in text and "done-on-stderr" in text and "line 03000 " not in text
+    assert text.rstrip().endswith("[exit code 0]")
+    saved = env.workspace / m.group(3)
+    lines = saved.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == f"$ {BIG}"
+    body = [ln for ln in lines if ln.startswith("line ")]
+    assert body == [f"line {i:05d} " + "x" * 30 for i in range(6000)]
+    assert "done-on-stderr" in lines and lines[-1] == "[exit code 0]"
+    page = _step(env, tool="read_file", path=m.group(3), offset=3000, limit=5)
+    assert page.splitlines()[1] == "  3000\tline 02998 " + "x" * 30
+
+
+def test_short_run_output_is_not_saved(env):
+    text = _step(env, tool="run", command="echo hi")
+    assert text == "$ echo hi\nhi\n[exit code 0]"
+    assert not (env.workspace / ".fdegym").exists()
+
+
+def test_saved_run_output_is_outside_grading(env):
+    before = workspace_digest(env.workspace)
+    _step(env, tool="run", command=BIG)
+    assert any((env.workspace / ".fdegym" / "run").iterdir())
+    assert workspace_digest(env.workspace) == before
+    with Deployment(env.task, env.workspace, env.sandbox_name) as deploy:
+        assert not (deploy.workspace / ".fdegym").exists()
+        assert (deploy.workspace / "system").is_dir()
+
+
+def test_folders_write_file_made_are_usable_from_run(env):
+    _step(env, tool="run", command="true")                       # the sandbox is up
+    _step(env, tool="write_file", path="scratch/a/b.txt", content="one\n")
+    text = _step(env, tool="run", command="mkdir scratch/sys && mkdir -p scratch/a/deeper/x && "
+                                          "echo two >> scratch/a/b.txt && echo three > scratch/a/c.txt && "
+                                          "rm scratch/a/c.txt && echo ok")
+    assert text.endswith("ok\n[exit code 0]"), text
+    assert (env.workspace / "scratch" / "a" / "b.txt").read_text() == "one\ntwo\n"
+    assert (env.workspace / "scratch" / "sys").is_dir()
+
+
+def test_files_show_one_owner_whoever_made_them(env):
+    _step(env, tool="write_file", path="notes/before.txt", content="x")  # before the sandbox starts
+    _step(env, tool="run", command="echo x > from_run.txt && mkdir -p made/by/run")
+    _step(env, tool="write_file", path="notes/deep/after.txt", content="y")
+    _step(env, tool="edit_file", path="system/README.md", old="classifier", new="classifier (edited)")
+    _step(env, tool="run", command=BIG)
+    text = _step(env, tool="run", command="stat -c '%u:%g %n' system/README.md system/app/main.py TASK.md "
+                                          "from_run.txt made/by/run notes notes/before.txt notes/deep "
+                                          "notes/deep/after.txt .fdegym .fdegym/run .fdegym/run/turn-0005.out")
+    owners = {ln.split(" ", 1)[0] for ln in text.splitlines()[1:-1]}
+    assert len(text.splitlines()) == 14 and owners == {"1000:1000"}, text
+    text = _step(env, tool="run", command="ls -l from_run.txt system/README.md notes/deep/after.txt")
+    assert "nobody" not in text and "nogroup" not in text, text
+
+
+def test_new_workspace_files_from_the_host_stay_inside(env):
+    with pytest.raises(wsmod.PathError, match="outside the workspace"):
+        wsmod.write_file(env.workspace, "../escape/x.txt", "no", owner=12345)
+    assert not (env.workspace.parent / "escape").exists()
+
+
+def test_reset_observation_says_the_brief_is_in_task_md():
+    e = FDEGymEnv(task=TINY, level="L3")
+    obs, _ = e.reset(seed=0)
+    e.close()
+    text = obs["text"]
+    assert "The brief above is also in `TASK.md` in your workspace." in text
+    assert text.index("TASK.md` in your workspace") < text.index("Your workspace:")
+
+
+def test_a_scratch_symlink_out_of_the_workspace_is_not_followed(env, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    _step(env, tool="run", command="true")
+    (env.workspace / ".fdegym").symlink_to(outside)            # as if the agent had linked it out
+    text = _step(env, tool="run", command=BIG)
+    assert "characters cut; it could not be saved (.fdegym/run/ is not a folder of the workspace)" in text
+    assert list(outside.iterdir()) == []

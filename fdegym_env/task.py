@@ -233,6 +233,10 @@ class Task:
         except yaml.YAMLError as e:
             raise TaskFormatError(f"{p}: not valid YAML after filling the variant {variant.name!r}: {e}") from None
         from fdegym_env.people.spec import validate_people
+        if isinstance(data, dict):
+            # fdegym's own tasks: a person who cannot answer names who can, and a topic already
+            # answered is recapped in one line (the harness's cases keep its semantics).
+            data["replies"] = {"refer_elsewhere": True, "recap_repeats": True, **(data.get("replies") or {})}
         return validate_people(data, str(p))
 
     @cached_property

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -17,6 +18,16 @@ from fdegym_env.people.routers import MAX_TOPICS_PER_MESSAGE, Router
 DEFAULT_OUT_OF_PATIENCE = "Sorry, I'm in back-to-back meetings for the rest of the week."
 DEFAULT_OVERFLOW = ("That's what I can give you right now, I'm being pulled into something. "
                     "Come back to me on the rest.")
+DEFAULT_DONT_KNOW = "I don't know that one — {name} ({role}) would be the person to ask."
+RECAP_PREFIX = "As I said: "
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def recap_of(topic: dict[str, Any]) -> str:
+    """One line that stands for a topic already answered: its ``recap`` or its answer's first sentence."""
+    if topic.get("recap"):
+        return str(topic["recap"]).strip()
+    return _SENTENCE_END.split(" ".join(str(topic["answer"]).split()), maxsplit=1)[0]
 
 
 @dataclass
@@ -57,6 +68,10 @@ class People:
         self.stalled_at: dict[str, float] = {}
         self.free_at: dict[str, dt.datetime] = {}
         self.said: dict[str, list[str]] = {}
+        self.answered: dict[str, set[str]] = {}          # person -> topics fully answered to the agent
+        replies = spec.get("replies") or {}
+        self.refer_elsewhere = bool(replies.get("refer_elsewhere", False))
+        self.recap_repeats = bool(replies.get("recap_repeats", False))
         self.known: set[str] = set()
         self.inbox_msgs: list[dict[str, Any]] = list(spec.get("inbox") or [])
         self.inbox_seen: set[str] = set()
@@ -172,6 +187,7 @@ class People:
         shadow = copy.copy(self)
         shadow.stalled, shadow.stalled_at, shadow.free_at = dict(self.stalled), dict(self.stalled_at), dict(self.free_at)
         shadow.said = {k: list(v) for k, v in self.said.items()}
+        shadow.answered = {k: set(v) for k, v in self.answered.items()}
         return shadow._answer(self.people[person_id], message)
 
     def _answer(self, person: dict[str, Any], message: str) -> tuple[str, list[str], list[str]]:
@@ -179,7 +195,7 @@ class People:
         matched, gates = self.router.route(person, message, list(earlier))
         earlier.append(message)
         if not matched:
-            return person["fallback"], [], []
+            return self._dont_know(person, message)
         # An exclusive topic whose gate is met replaces everything else: a person who has just been
         # persuaded does not also recite their old position.
         for t in matched:
@@ -224,12 +240,45 @@ class People:
                 parts.append(t.get("stall_again") or stalls[-1])
                 tags.append(t["id"] + ":too_soon")
                 continue
-            parts.append(t["answer"])
-            tags.append(t["id"])
+            done = self.answered.setdefault(person["id"], set())
+            if self.recap_repeats and t["id"] in done:
+                parts.append(RECAP_PREFIX + recap_of(t))
+                tags.append(t["id"] + ":repeat")
+            else:
+                parts.append(t["answer"])
+                tags.append(t["id"])
+                done.add(t["id"])
             facts.extend(t.get("facts", []))
         if len(matched) > MAX_TOPICS_PER_MESSAGE:
             parts.append(person.get("overflow") or DEFAULT_OVERFLOW)
         return "\n\n".join(parts), tags, facts
+
+    def _dont_know(self, person: dict[str, Any], message: str) -> tuple[str, list[str], list[str]]:
+        """No topic of ``person`` covers the message: one honest line, naming who would know.
+
+        With ``replies.refer_elsewhere`` on, the message is routed against everyone else who can be
+        reached and is not off limits; the best match is named through the person's ``dont_know``
+        template. Otherwise (or when nobody matches) the person's ``fallback`` line."""
+        if self.refer_elsewhere:
+            best = self._best_referral(person, message)
+            if best is not None:
+                line = (person.get("dont_know") or DEFAULT_DONT_KNOW).format(name=best["name"], role=best["role"])
+                return line, ["dont_know", "refer:" + best["id"]], []
+        return person["fallback"], ["dont_know"] if self.refer_elsewhere else [], []
+
+    def _best_referral(self, person: dict[str, Any], message: str) -> dict[str, Any] | None:
+        scores = getattr(self.router, "scores", None)
+        best, best_score = None, 0.0
+        for other in self.people.values():
+            if other["id"] == person["id"] or other.get("off_limits") or not other.get("topics") or self.gone(other):
+                continue
+            matched, _ = self.router.route(other, message, [])
+            if not matched:
+                continue
+            s = scores(other, message)[matched[0]["id"]] if scores else 1.0
+            if best is None or s > best_score:
+                best, best_score = other, s
+        return best
 
     # --- inbox -------------------------------------------------------------------------------------
     def _arrived(self) -> list[dict[str, Any]]:

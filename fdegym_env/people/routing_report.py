@@ -17,9 +17,23 @@ Counting: each labelled topic the router returns is a true positive, each other 
 a false negative. ``fishing_released`` counts facts a fresh engine would release to a fishing
 question (must be 0).
 
+Held-out sets (``tests/routing/heldout/<task_id>.yaml``, written before tuning and never tuned
+against) measure what an agent experiences, through the whole engine (fresh state per question)::
+
+    questions:
+      - {person: night_editor, q: "How do Kestrel kills reach us?", expect: [kna_kills]}
+      - {person: dana_whitlock, q: "What's the legal rule on court copy?", expect: dont_know, refer: legal_counsel}
+
+Each reply is one of: ``on_topic`` (an expected topic answered, gated or stalled included),
+``dont_know`` (no topic, as expected, naming the expected person when ``refer`` is given),
+``wrong_referral`` (no topic as expected, but naming someone else or nobody), ``missed`` (no topic
+where one was expected) or ``wrong_paragraph`` (a topic that was not asked about: the defect that
+matters most, since the agent is told something irrelevant with confidence).
+
 Usage::
 
     python -m fdegym_env.people.routing_report                  # every set, regex and lexical
+    python -m fdegym_env.people.routing_report --heldout        # the held-out sets, through the engine
     python -m fdegym_env.people.routing_report --misses         # also list what went wrong
     python -m fdegym_env.people.routing_report --routers lexical --json
 
@@ -115,6 +129,65 @@ def evaluate(spec: dict[str, Any], rset: dict[str, Any], router: str | Router = 
             "misses": misses}
 
 
+OUTCOMES = ("on_topic", "dont_know", "wrong_referral", "missed", "wrong_paragraph")
+_NOT_TOPICS = ("dont_know", "off_limits", "out_of_patience", "gone")
+
+
+def classify(tags: list[str], expect: list[str] | str, refer: str | None = None) -> str:
+    """One of :data:`OUTCOMES` for the tags of one reply.
+
+    Example:
+        >>> classify(["kills:gated"], ["kills"]), classify(["dont_know", "refer:ann"], "dont_know", "ann")
+        ('on_topic', 'dont_know')
+    """
+    topics = {t.split(":", 1)[0] for t in tags if t not in _NOT_TOPICS and not t.startswith("refer:")}
+    if expect == "dont_know":
+        if topics:
+            return "wrong_paragraph"
+        if refer and "refer:" + refer not in tags:
+            return "wrong_referral"
+        return "dont_know"
+    if topics - set(expect):
+        return "wrong_paragraph"
+    return "on_topic" if topics else "missed"
+
+
+def evaluate_heldout(spec: dict[str, Any], hset: dict[str, Any], router: str | Router = "lexical",
+                     where: str = "held-out set") -> dict[str, Any]:
+    """Ask every held-out question through a fresh :class:`People` engine; shares per outcome."""
+    r = make_router(router, spec["people"])
+    topics = {p["id"]: {t["id"] for t in p.get("topics", [])} for p in spec["people"]}
+    counts = dict.fromkeys(OUTCOMES, 0)
+    rows = []
+    for i, e in enumerate(hset.get("questions") or []):
+        pid, expect, refer = e.get("person"), e.get("expect"), e.get("refer")
+        if pid not in topics:
+            raise ValueError(f"{where}: questions[{i}] is for unknown person {pid!r}; expected one of {sorted(topics)}")
+        if expect != "dont_know" and not (isinstance(expect, list) and set(expect) <= topics[pid] and expect):
+            raise ValueError(f"{where}: questions[{i}] ({pid}): 'expect' must be 'dont_know' or a non-empty list of "
+                             f"{pid}'s topics {sorted(topics[pid])}, got {expect!r}")
+        if refer is not None and refer not in topics:
+            raise ValueError(f"{where}: questions[{i}]: 'refer' names unknown person {refer!r}")
+        res = People(spec, r).contact(pid, e["q"])
+        outcome = classify(res.tags, expect, refer)
+        counts[outcome] += 1
+        rows.append({"person": pid, "q": e["q"], "expect": expect, "refer": refer, "tags": res.tags,
+                     "outcome": outcome, "reply": res.reply})
+    n = len(rows)
+    return {"router": getattr(r, "name", str(router)), "questions": n, "counts": counts,
+            "shares": {k: round(v / n, 4) if n else 0.0 for k, v in counts.items()}, "rows": rows}
+
+
+def find_heldout_sets(tests_dir: str | Path = "tests") -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(task id, validated base-variant people spec, held-out set) for ``routing/heldout/*.yaml``."""
+    from fdegym_env.registry import load_task
+    out = []
+    for path in sorted((Path(tests_dir) / "routing" / "heldout").glob("*.yaml")):
+        task = load_task(path.stem)
+        out.append((path.stem, task.people_spec(task.variant("base")), load_yaml(path) or {}))
+    return out
+
+
 def find_sets(tests_dir: str | Path = "tests", strict: bool = False) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
     """(name, validated people spec, routing set) for every routing set under ``tests_dir``.
 
@@ -140,17 +213,21 @@ def find_sets(tests_dir: str | Path = "tests", strict: bool = False) -> list[tup
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m fdegym_env.people.routing_report", description=__doc__.split("\n")[0])
     ap.add_argument("--tests-dir", default="tests", help="folder holding routing/ and people/data/ (default: tests)")
-    ap.add_argument("--routers", default="regex,lexical", help="comma-separated: regex, lexical, llm")
+    ap.add_argument("--routers", default=None,
+                    help="comma-separated: regex, lexical, llm (default: regex,lexical; --heldout: each task's own)")
     ap.add_argument("--only", default=None, help="only the set with this name")
     ap.add_argument("--misses", action="store_true", help="list every wrong routing")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--heldout", action="store_true", help="evaluate routing/heldout/*.yaml through the engine")
     a = ap.parse_args(argv)
+    if a.heldout:
+        return _heldout_main(a)
     rows = []
     for name, spec, rset in find_sets(a.tests_dir):
         if a.only and name != a.only:
             continue
         check_set(spec, rset, name)
-        for router in a.routers.split(","):
+        for router in (a.routers or "regex,lexical").split(","):
             rows.append(dict(evaluate(spec, rset, router.strip()), set=name))
     if a.json:
         print(json.dumps(rows, indent=2))
@@ -171,6 +248,32 @@ def main(argv: list[str] | None = None) -> int:
         for r in rows:
             for m in r["misses"]:
                 print(f"[{r['set']}/{r['router']}] {m['kind']:<9} {m['person']}: {m['q']!r} want {m['want']} got {m['got']}")
+    return 0
+
+
+def _heldout_main(a: argparse.Namespace) -> int:
+    results = []
+    from fdegym_env.registry import load_task
+    for name, spec, hset in find_heldout_sets(a.tests_dir):
+        if a.only and name != a.only:
+            continue
+        for router in (a.routers or load_task(name).router).split(","):
+            results.append(dict(evaluate_heldout(spec, hset, router.strip(), name), set=name))
+    if a.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    if not results:
+        print(f"no held-out sets under {a.tests_dir}/routing/heldout", file=sys.stderr)
+        return 1
+    print(f"{'set':<22} {'router':<8} {'questions':>9} " + " ".join(f"{o:>15}" for o in OUTCOMES))
+    for r in results:
+        print(f"{r['set']:<22} {r['router']:<8} {r['questions']:>9} " + " ".join(f"{r['shares'][o]:>15.1%}" for o in OUTCOMES))
+    if a.misses:
+        for r in results:
+            for row in r["rows"]:
+                if row["outcome"] not in ("on_topic", "dont_know"):
+                    print(f"[{r['set']}/{r['router']}] {row['outcome']:<15} {row['person']}: {row['q']!r} "
+                          f"expect {row['expect']} got {row['tags']}")
     return 0
 
 

@@ -6,11 +6,12 @@ from typing import Any
 
 PERSON_FIELDS = {"id", "name", "role", "blurb", "fallback", "patience", "out_of_patience", "cost", "soft_limit",
                  "over_factor", "off_limits", "off_limits_reply", "gone_after_hours", "gone_at", "gone_after_asks",
-                 "gone_label", "gone_reply", "overflow", "topics", "misconceptions", "persona"}
+                 "gone_label", "gone_reply", "overflow", "topics", "misconceptions", "persona", "dont_know"}
 TOPIC_FIELDS = {"id", "about", "triggers", "requires", "gate", "gate_miss", "requires_hint", "answer", "facts",
                 "requires_facts", "requires_miss", "exclusive", "stall", "available_at", "available_after_hours",
-                "stall_again", "stall_seconds", "keywords"}
-TOP_FIELDS = {"people", "npcs", "total_questions", "show_budget", "clock", "inbox", "trial", "matcher"}
+                "stall_again", "stall_seconds", "keywords", "recap"}
+TOP_FIELDS = {"people", "npcs", "total_questions", "show_budget", "clock", "inbox", "trial", "matcher", "replies"}
+REPLY_FIELDS = {"refer_elsewhere", "recap_repeats"}
 
 
 def _err(where: str, msg: str) -> ValueError:
@@ -58,6 +59,9 @@ def validate_people(data: Any, where: str) -> dict[str, Any]:
             for k in ("triggers", "requires", "facts", "requires_facts", "stall"):
                 if k in t and not (isinstance(t[k], list) and all(isinstance(x, str) for x in t[k])):
                     raise _err(where, f"{tw} ({t['id']}): field {k!r} must be a list of strings")
+    replies = data.get("replies") or {}
+    if not isinstance(replies, dict) or set(replies) - REPLY_FIELDS or not all(isinstance(v, bool) for v in replies.values()):
+        raise _err(where, f"'replies' must map {sorted(REPLY_FIELDS)} to true/false, got {replies!r}")
     for i, m in enumerate(data.get("inbox") or []):
         if not isinstance(m, dict) or not all(isinstance(m.get(k), str) for k in ("id", "from", "text")):
             raise _err(where, f"inbox[{i}]: needs string fields 'id', 'from', 'text'")

@@ -281,3 +281,59 @@ def test_same_messages_replay_exactly(router):
         p.read_inbox()
         return p.ledger
     assert run() == run()
+
+
+# --- replies: referrals and recaps (fdegym's own tasks turn these on; harness cases keep them off) --
+def _replies(**kw):
+    return {"replies": {"refer_elsewhere": True, "recap_repeats": True, **kw}}
+
+
+def test_unknown_question_names_the_person_who_would_know():
+    p = make([person("ann", topics=[topic("alpha")]),
+              person("bob", role="Feeds Engineer", topics=[topic("beta", about="how the beta feed is parsed")]),
+              person("cat", role="Counsel", off_limits=True, topics=[topic("gamma")])], router="lexical", **_replies())
+    r = p.contact("ann", "How is the beta feed parsed?")
+    assert r.reply == "I don't know that one — Bob (Feeds Engineer) would be the person to ask."
+    assert (r.tags, r.facts, r.cost) == (["dont_know", "refer:bob"], [], 0.01)
+    r = p.contact("ann", "What does gamma say?")          # only an off-limits person knows: nobody is named
+    assert (r.reply, r.tags) == ("ann: not my area.", ["dont_know"])
+
+
+def test_dont_know_template_is_the_persons_own_and_gone_people_are_not_named():
+    p = make([person("ann", dont_know="No idea - try {name}, {role}.", topics=[topic("alpha")]),
+              person("bob", role="Feeds", topics=[topic("beta")]),
+              person("dan", role="Ex-feeds", gone_after_asks=1, topics=[topic("beta")])], **_replies())
+    assert p.contact("ann", "beta?").reply == "No idea - try Bob, Feeds."
+    q = make([person("ann", topics=[topic("alpha")]), person("dan", gone_after_asks=1, topics=[topic("beta")])],
+             **_replies())
+    assert q.contact("ann", "alpha?").tags == ["alpha"]          # dan is gone after one question
+    assert q.contact("ann", "beta?").tags == ["dont_know"]
+
+
+def test_a_topic_already_answered_is_recapped_in_one_line_at_the_normal_price():
+    long = "First sentence here. Then a long paragraph that should not be repeated word for word."
+    p = make([person(topics=[topic("alpha", answer=long), topic("beta", recap="Beta is weekly.")])], **_replies())
+    assert p.contact("ann", "alpha?").reply == long
+    r = p.contact("ann", "alpha again, differently worded?")
+    assert (r.reply, r.tags, r.facts, r.cost) == ("As I said: First sentence here.", ["alpha:repeat"], ["F_alpha"], 0.01)
+    p.contact("ann", "beta?")
+    r = p.contact("ann", "alpha and beta?")
+    assert r.reply == "As I said: First sentence here.\n\nAs I said: Beta is weekly."
+
+
+def test_gated_or_stalled_topics_are_not_recapped_until_really_answered():
+    p = make([person(topics=[topic("alpha", requires=["INC-\\d+"], gate_miss="Which incident?")])], **_replies())
+    assert p.contact("ann", "alpha?").reply == "Which incident?"
+    assert p.contact("ann", "alpha for INC-12?").reply == "alpha answer"
+    assert p.contact("ann", "alpha for INC-12 again?").tags == ["alpha:repeat"]
+
+
+def test_harness_semantics_without_replies_block():
+    p = make([person(topics=[topic("alpha")]), person("bob", topics=[topic("beta")])])
+    assert p.contact("ann", "beta?").tags == [] and p.contact("ann", "beta?").reply == "ann: not my area."
+    assert [p.contact("ann", "alpha?").reply for _ in range(2)] == ["alpha answer", "alpha answer"]
+
+
+def test_replies_block_is_checked():
+    with pytest.raises(ValueError, match="'replies' must map"):
+        make([person()], replies={"refer_elswhere": True})

@@ -108,9 +108,10 @@ PHRASE_GRAMMAR = {
 # how patients actually write a listed phrase: plurals, dropped apostrophes, -ing forms. The list
 # wording is the clinical lead's; "match generously" (v2 sheet: "read the whole message").
 INFLECT = {"chest pain": ["chest pains"], "seizure": ["seizures"], "self-harm": ["self-harming", "self harming"],
-           "self harm": ["self harming"], "reduced movements": ["reduced movements"],
-           "sudden severe headache": ["sudden severe headaches"], "slurred speech": ["slurred speech"],
-           "had a fit": ["had a fit"], "collapsed": ["collapsed"]}
+           "self harm": ["self harming"], "sudden severe headache": ["sudden severe headaches"],
+           "thunderclap headache": ["thunderclap headaches"], "black tarry poo": ["black tarry poos"],
+           "coughing up blood": ["coughing up bloody phlegm", "coughing up blood clots"],
+           "vomiting blood": ["vomiting blood clots"], "bleeding in pregnancy": ["bleeding in pregnancy again"]}
 
 WHEN = ["since last night", "since this morning", "on and off since Sunday", "for the last couple of days",
         "since yesterday teatime", "today", "again this week", "since about 4am", "since I got up",
@@ -124,9 +125,9 @@ def _drop_apostrophes(s: str) -> str:
 
 def written_phrase(rng: random.Random, phrase: str) -> str:
     p = phrase
-    if p in INFLECT and rng.random() < 0.4:
+    if p in INFLECT and rng.random() < 0.5:
         p = rng.choice(INFLECT[p])
-    if "'" in p and rng.random() < 0.3:
+    if "'" in p and rng.random() < 0.45:
         p = _drop_apostrophes(p)
     return p
 
@@ -598,7 +599,7 @@ def make_message(rng: random.Random, params: dict, when: dt.datetime, seq: int, 
                            f"{h}, oh and {sent}",
                            f"{h}.\n\n{sent_c}. {_cap(ending) + '.' if ending else ''}"])
         if host == "carer":
-            core = rng.choice([f"I'm writing on behalf of {truth['about']}. {core}", f"(I'm {truth['about'][3:]}'s carer) {core}", core])
+            core = rng.choice([f"I'm writing on behalf of {truth['about']}. {core}", f"(I'm the main carer for {truth['about']}) {core}", core])
         body = styled(rng, style if style != "lowlit" else "plain", core)
         truth["host"] = host
     else:

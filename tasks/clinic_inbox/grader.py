@@ -26,6 +26,8 @@ RF_NOT_SEEN_H = 8.0   # a red flag that never reaches the nurse line is found ~n
 W_RX_LATE = 12.0      # per working day a repeat sits past its day
 W_CLOSED = 15.0       # patient told "closed" while we are open (rings, or goes to 111)
 W_OOH = 2.0           # out-of-hours message without the current safety-netting wording
+RX_AUTO_DAYS = 2.0    # a repeat closed by an automatic reply: the patient thinks it is ordered and
+                      # only chases when the pharmacy has nothing (~2 working days, then W_RX_LATE each)
 CHASE = 6.0           # patient chases an unhelpful automatic reply
 LOST = 10.0           # a message the router dropped
 AUTO = 0.3
@@ -73,6 +75,8 @@ def windows(params: dict, start: dt.date, days: int) -> list:
     out = []
     for i in range(days):
         d = start + dt.timedelta(days=i)
+        if d in BANK_HOLIDAYS:
+            continue
         span = params["hours"].get(DAYKEYS[d.weekday()])
         if span:
             a = dt.datetime.combine(d, dt.time.fromisoformat(span[0]))
@@ -96,9 +100,30 @@ def open_minutes(wins: list, a: dt.datetime, b: dt.datetime) -> float:
     return tot
 
 
+# England and Wales bank holidays around the engagement: the practice and the pharmacy desk are shut
+BANK_HOLIDAYS = {dt.date(2025, 12, 25), dt.date(2025, 12, 26), dt.date(2026, 1, 1), dt.date(2026, 4, 3),
+                 dt.date(2026, 4, 6), dt.date(2026, 5, 4), dt.date(2026, 5, 25)}
+
+
+def _last_sunday(year: int, month: int) -> dt.date:
+    d = dt.date(year, month + 1, 1) - dt.timedelta(days=1)
+    return d - dt.timedelta(days=(d.weekday() + 1) % 7)
+
+
+def uk_offset(utc: dt.datetime) -> dt.timedelta:
+    start = dt.datetime.combine(_last_sunday(utc.year, 3), dt.time(1))
+    end = dt.datetime.combine(_last_sunday(utc.year, 10), dt.time(1))
+    return dt.timedelta(hours=1) if start <= utc < end else dt.timedelta(0)
+
+
 def local(ts: str) -> dt.datetime:
-    s = ts.replace("Z", "+00:00")
-    return dt.datetime.fromisoformat(s).astimezone(dt.timezone.utc).replace(tzinfo=None)
+    """UK wall-clock time of a received_at: an instant (Z / offset) is converted from UTC (BST from the
+    last Sunday in March); a naive stamp (old Mill Lane connector) already is UK wall-clock time."""
+    t = dt.datetime.fromisoformat(ts.strip().replace(" ", "T").replace("Z", "+00:00"))
+    if t.tzinfo is None:
+        return t
+    u = t.astimezone(dt.timezone.utc).replace(tzinfo=None)
+    return u + uk_offset(u)
 
 
 # ------------------------------------------------------------------------------ simulations
@@ -135,10 +160,10 @@ def nurse_sim(items: list, wins: list, staff: int = 1) -> dict:
 
 def pharmacy_sim(items: list, cap: int, first: dt.date, ndays: int) -> dict:
     """items: (arrival, id). Working days Mon-Fri; weekend arrivals belong to Monday.
-    Returns id -> working days late."""
+    Returns id -> working days late. Bank holidays are not working days either."""
     def service_day(t: dt.datetime) -> dt.date:
         d = t.date()
-        while d.weekday() >= 5:
+        while d.weekday() >= 5 or d in BANK_HOLIDAYS:
             d += dt.timedelta(days=1)
         return d
     by_day = defaultdict(list)
@@ -149,7 +174,7 @@ def pharmacy_sim(items: list, cap: int, first: dt.date, ndays: int) -> dict:
     d = first
     end = first + dt.timedelta(days=ndays + 60)
     while d < end and (backlog or any(k >= d for k in by_day)):
-        if d.weekday() < 5:
+        if d.weekday() < 5 and d not in BANK_HOLIDAYS:
             pool = backlog + [(mid, 0) for mid in by_day.get(d, [])]
             done, backlog = pool[:cap], pool[cap:]
             for mid, lt in done:
@@ -253,6 +278,8 @@ def evaluate(results: list, params: dict, first: dt.date, ndays: int) -> dict:
                     cost["auto_chase"] += AUTO + CHASE + RIGHT_MIN[kind]
                     if kind in CLINICAL_KINDS:
                         cost["auto_chase"] += 10
+                    if kind == "rx":
+                        cost["rx_late"] += W_RX_LATE * RX_AUTO_DAYS
                     if kind == "rx_cd":
                         inc("cd_auto_handled", mid, f"controlled-drug request {mid} ({t['cd']}) closed by an automatic reply")
                     if kind == "red_flag":

@@ -54,11 +54,13 @@ ROUTER = r'''"""Entry point production calls: route_batch(batch).
 Policy-driven router: config/policy/*.json (merged in name order) over config/practice.json.
 Order of checks per message:
   1. red flags anywhere in subject, body or items (clinical lead's list) -> nurse_line, urgent
-  2. repeat requests: controlled drugs -> doctor; others -> pharmacy desk up to its daily capacity
-     (counted per pharmacy working day, weekend requests count against Monday), then the nurse line
-  3. pure admin questions matching an approved template (and nothing clinical) -> auto_reply
+  2. repeat requests: controlled drugs (generic or brand) -> doctor; others -> pharmacy desk up to
+     its daily capacity (counted per pharmacy working day: weekend and bank-holiday requests count
+     against the next working day), then the nurse line
+  3. pure admin questions matching an approved template (nothing clinical, no second ask) -> auto_reply
   4. everything else by portal category (config/routing_rules.json)
-Out of hours, every message also gets the current safety-netting reply, word for word.
+Out of hours (UK time: received_at is a UTC instant, BST from the last Sunday in March; bank
+holidays closed), every message also gets the current safety-netting reply, word for word.
 """
 
 from __future__ import annotations
@@ -84,11 +86,23 @@ def _json(name):
 
 
 def norm(s):
-    s = str(s or "").lower().replace("\u2019", "'")
+    s = str(s or "").lower().replace("\u2019", "'").replace("'", "")
     return " " + " ".join(re.sub(r"[^a-z0-9]+", " ", s).split()) + " "
 
 
-def parse_ts(value):
+def _last_sunday(year, month):
+    d = dt.date(year, month + 1, 1) - dt.timedelta(days=1)
+    return d - dt.timedelta(days=(d.weekday() + 1) % 7)
+
+
+def uk_offset(utc):
+    """BST (UTC+1) from 01:00 UTC on the last Sunday of March to 01:00 UTC on the last Sunday of October."""
+    start = dt.datetime.combine(_last_sunday(utc.year, 3), dt.time(1))
+    end = dt.datetime.combine(_last_sunday(utc.year, 10), dt.time(1))
+    return dt.timedelta(hours=1) if start <= utc < end else dt.timedelta(0)
+
+
+def parse_ts(value, uk_time=False):
     if not value:
         return None
     s = str(value).strip().replace(" ", "T")
@@ -99,20 +113,26 @@ def parse_ts(value):
     except ValueError:
         return None
     if t.tzinfo is not None:
-        t = t.astimezone(dt.timezone.utc).replace(tzinfo=None)   # UK winter time = UTC
-    return t
+        t = t.astimezone(dt.timezone.utc).replace(tzinfo=None)
+        if uk_time:
+            t = t + uk_offset(t)          # UTC instant -> UK wall-clock time
+    return t                              # naive stamps (old MLL connector) are UK wall-clock already
 
 
 def is_open(policy, t):
     if t is None:
         return False          # unknown time: treat as closed, so the patient is safety-netted
+    if t.date().isoformat() in set(policy.get("closed_dates") or []):
+        return False
     span = policy["hours"].get(DAYKEYS[t.weekday()])
     if not span:
         return False
     return span[0] <= t.strftime("%H:%M") < span[1]
 
 
-def _has_any(text, phrases):
+def _has_any(text, phrases, generous=False):
+    if generous:      # word start only: "chest pains", "self-harming", "seizures" still match
+        return any(" " + norm(p).strip() in text for p in phrases if norm(p).strip())
     return any(norm(p) in text for p in phrases)
 
 
@@ -145,9 +165,9 @@ class State:
         self.db.close()
 
 
-def pharmacy_day(t):
+def pharmacy_day(t, closed=()):
     d = (t or dt.datetime(2000, 1, 3)).date()
-    while d.weekday() >= 5:
+    while d.weekday() >= 5 or d.isoformat() in closed:
         d += dt.timedelta(days=1)
     return d.isoformat()
 
@@ -157,40 +177,52 @@ def route_message(msg, policy, rules, state):
     category = (msg.get("category") or "Other").strip()
     items = msg.get("items") or []
     text = norm(" ".join([msg.get("subject") or "", msg.get("body") or ""] + [str(i) for i in items]))
-    t = parse_ts(msg.get("received_at"))
+    t = parse_ts(msg.get("received_at"), policy.get("uk_time"))
     reply = None
     priority = "routine"
+    generous = policy.get("match") == "generous"
+    admin_cat = category in ("Admin query", "Other")
+    typed_repeat = (policy.get("repeat_in_body") and admin_cat and not items
+                    and _has_any(text, policy.get("medicine_words", []), generous))
 
     if policy.get("everything_to"):
         queue = policy["everything_to"]
         if category in policy.get("urgent_categories", []):
             priority = "urgent"
-    elif policy.get("red_flags") is not None and _has_any(text, policy["red_flags"]):
+    elif policy.get("red_flags") is not None and _has_any(text, policy["red_flags"], generous):
         queue, priority = "nurse_line", "urgent"
     elif classifier.is_urgent(msg.get("subject") or ""):
         queue, priority = "nurse_line", "urgent"          # legacy subject-line score, kept
     elif policy.get("subject_keywords") and any(norm(k) in norm(msg.get("subject")) for k in policy["subject_keywords"]):
         queue, priority = "nurse_line", "urgent"
-    elif policy.get("route_repeats") and (items or category == "Repeat prescription"):
+    elif policy.get("route_repeats") and (items or category == "Repeat prescription" or typed_repeat):
         cds = policy.get("cd_drugs")
-        if cds is not None and _has_any(text, cds):
+        if cds is not None and _has_any(text, cds, generous):
             queue = "doctor"
         else:
             prior = state.seen(mid)
             if prior:
                 queue = prior
-            elif state.take_pharmacy_slot(pharmacy_day(t), policy.get("pharm_cap")):
+            elif state.take_pharmacy_slot(pharmacy_day(t, policy.get("desk_closed_dates") or ()),
+                                          policy.get("pharm_cap")):
                 queue = "pharmacy_desk"
             else:
                 queue = policy.get("overflow_queue", "nurse_line")
     else:
         queue = rules["categories"].get(category, rules["categories"]["Other"])["queue"]
-        if (policy.get("auto_reply_admin") and category in ("Admin query", "Other") and not items
-                and not _has_any(text, policy.get("clinical_words", []))):
+        if (policy.get("auto_reply_admin") and admin_cat and not items
+                and not _has_any(text, policy.get("clinical_words", []), generous)):
             for code, tpl in policy.get("templates", {}).items():
-                if _has_any(text, tpl["use_when"]):
-                    queue, reply = "auto_reply", tpl["text"]
-                    break
+                hit = [p for p in tpl["use_when"] if norm(p) in text]
+                if not hit:
+                    continue
+                rest = text
+                for p in hit:                  # what is left once the template's own question is taken out
+                    rest = rest.replace(norm(p), " ")
+                if _has_any(rest, policy.get("second_ask_words", []), generous):
+                    break                      # asks for something else as well: a human reads it
+                queue, reply = "auto_reply", tpl["text"]
+                break
 
     if not is_open(policy, t) and policy.get("ooh_reply"):
         reply = policy["ooh_reply"] if reply is None else reply + "\n\n" + policy["ooh_reply"]
@@ -224,29 +256,59 @@ def route_batch(batch):
 '''
 
 
+# brand names patients tick or type for each controlled drug (the pharmacist's list)
+CD_BRANDS = {
+    "morphine": ["Zomorph", "MST Continus", "MST", "Oramorph"], "oxycodone": ["OxyContin", "Shortec", "OxyNorm", "Longtec"],
+    "fentanyl": ["Matrifen", "Durogesic", "Fencino"], "methylphenidate": ["Concerta", "Equasym", "Medikinet", "Ritalin"],
+    "lisdexamfetamine": ["Elvanse"], "pregabalin": ["Lyrica", "Alzain", "Lecaent"], "gabapentin": ["Neurontin"],
+    "tramadol": ["Zydol", "Marol", "Zamadol"], "temazepam": [], "buprenorphine": ["BuTrans", "Butec", "Transtec", "Subutex"],
+    "diazepam": [], "zopiclone": ["Zimovane"], "lorazepam": ["Ativan"], "zolpidem": ["Stilnoct"], "nitrazepam": ["Mogadon"],
+}
+# repeat items seen on last month's export and the way patients name them in free text
+MEDICINE_WORDS = ["amlodipine", "atorvastatin", "statin", "salbutamol", "inhaler", "sertraline", "levothyroxine",
+                  "omeprazole", "metformin", "ramipril", "bisoprolol", "fostair", "mirtazapine", "citalopram",
+                  "lansoprazole", "co-codamol", "naproxen", "propranolol", "folic acid", "adcal", "microgynon",
+                  "beclometasone", "losartan", "apixaban", "gaviscon", "doublebase", "tablets", "meds", "medication",
+                  "repeat", "prescription"]
+# a second ask inside an admin question: a repeat, a booking or a result - not "purely admin"
+SECOND_ASK_WORDS = MEDICINE_WORDS + ["appointment", "book", "booking", "slot", "review", "jab", "smear", "check",
+                                     "result", "come back", "came back", "blood test", "scan", "x-ray", "x ray",
+                                     "also", "as well", "oh and", "while im"]
+BANK_HOLIDAYS_2026 = ["2026-04-03", "2026-04-06", "2026-05-04", "2026-05-25", "2026-08-31", "2026-12-25", "2026-12-28"]
+
+
 def reference_policy(params: dict) -> dict:
     phrases = [p for ps in params["red_flags"].values() for p in ps]
+    cds = list(params["cd_drugs"])
     return {
         "hours": params["hours"],
+        "uk_time": True,
+        "closed_dates": BANK_HOLIDAYS_2026,
         "ooh_reply": params["ooh_reply"],
+        "match": "generous",
         "red_flags": phrases,
         "route_repeats": True,
-        "cd_drugs": list(params["cd_drugs"]),
+        "cd_drugs": cds + [b for d in cds for b in CD_BRANDS.get(d.lower(), [])],
         "pharm_cap": int(params["pharm_cap"]),
         "overflow_queue": "nurse_line",
+        "desk_closed_dates": BANK_HOLIDAYS_2026,
+        "repeat_in_body": True,
+        "medicine_words": MEDICINE_WORDS,
         "auto_reply_admin": True,
         "templates": TEMPLATES,
         "clinical_words": CLINICAL_WORDS,
+        "second_ask_words": SECOND_ASK_WORDS,
     }
 
 
 SECTIONS = {  # config/policy/<file>: the keys it holds
-    "10_red_flags.json": ["red_flags"],
+    "10_red_flags.json": ["red_flags", "match"],
     "20_controlled_drugs.json": ["cd_drugs"],
-    "25_pharmacy_desk.json": ["route_repeats", "pharm_cap", "overflow_queue"],
-    "30_hours.json": ["hours"],
+    "25_pharmacy_desk.json": ["route_repeats", "pharm_cap", "overflow_queue", "desk_closed_dates", "repeat_in_body",
+                              "medicine_words"],
+    "30_hours.json": ["hours", "uk_time", "closed_dates"],
     "40_ooh_reply.json": ["ooh_reply"],
-    "50_admin_templates.json": ["auto_reply_admin", "templates", "clinical_words"],
+    "50_admin_templates.json": ["auto_reply_admin", "templates", "clinical_words", "second_ask_words"],
     "90_overrides.json": ["everything_to", "urgent_categories", "subject_keywords"],
 }
 

@@ -395,7 +395,6 @@ def _read_text(p: Path) -> str | None:
 def scan_observation(task: Task, variant: Variant, level: str, world: Path,
                      needles: _Needles | None = None) -> list[Leak]:
     """Leaks in the reset observation of ``level`` (rendered exactly as ``reset`` renders it)."""
-    from fdegym_env import workspace as wsmod
     from fdegym_env.env import episode_brief, reset_segments
     needles = needles or observation_needles(task, variant, world)
     tmp = Path(tempfile.mkdtemp(prefix="fdegym-leaks-"))

@@ -649,7 +649,7 @@ def _body(kind: str, rng: random.Random, k: dict) -> list[str]:
             [f"We cancelled in {rng.choice(MONTHS)}, why are we still being billed?"],
             ["We told our CSM we were winding down and to stop billing.", f"{inv} should not exist."],
             [f"Cancelled via email to support in {rng.choice(_MON3)} - ticket attached.", "Please void."],
-            [f"We are no longer using Lumencrest and gave notice.", f"Please cancel {inv} and confirm in writing."],
+            ["We are no longer using Lumencrest and gave notice.", f"Please cancel {inv} and confirm in writing."],
             [f"our contract ended?? why {inv}"],
         ])
     if kind == "price_rise":

@@ -281,7 +281,7 @@ def _other_text(rng, kind: str, who: _Who, channel: str) -> tuple[str, str]:
     if kind == "password":
         subj, core = rng.choice([
             ("MFA - new phone", f"Got a new phone {day} and the authenticator isnt set up on it, so I cant log in to {app}"),
-            ("Authenticator", f"new phone, authenticator app still on the old one, can't approve the sign in"),
+            ("Authenticator", "new phone, authenticator app still on the old one, can't approve the sign in"),
             ("cant sign in", f"Changed my mobile {day} - MFA prompts still go to the old handset. {rng.choice(['Can you reset it?', 'Can it be reset?', 'can you reset please', 'How do I move it over?'])}"),
             ("MFA reset please", f"Lost my phone {day}, need the authenticator re-registered. Using my partner's to email this"),
             ("new mobile", f"i have a new mobile and {app} wants the code from the authenticator which isnt on it"),
@@ -328,7 +328,7 @@ def _other_text(rng, kind: str, who: _Who, channel: str) -> tuple[str, str]:
             ("VPN keeps dropping", "VPN drops every hour when working from home"),
             ("office wifi slow", f"Wifi in the {rng.choice(['2nd floor meeting room', 'canteen', 'transport office', 'training room'])} really slow"),
             ("no internet in transport office", "PC in the transport office says no internet, the others are OK"),
-            ("VPN", f"can't connect to the VPN from the hotel, tried two different wifis"),
+            ("VPN", "can't connect to the VPN from the hotel, tried two different wifis"),
             ("network drive", "Can't see the S: drive since the weekend"),
         ])
     elif kind == "mfp":
@@ -338,7 +338,7 @@ def _other_text(rng, kind: str, who: _Who, channel: str) -> tuple[str, str]:
             ("Copier scanner", f"Ricoh by {rng.choice(['finance', 'HR', 'the post room'])} - scanner bit jams on every sheet"),
             ("copier", f"photocopier scanner says SC-{rng.randrange(100, 999)} error, printing still works"),
             ("Scanning not working", "Can't scan to my email from the Ricoh since the password change"),
-            ("scanner", f"the copier scanner puts a black line down every page"),
+            ("scanner", "the copier scanner puts a black line down every page"),
             ("scan-to-email", "scan-to-email from the MFP by reception goes nowhere"),
         ])
     elif kind == "starter":

@@ -3,7 +3,6 @@ call gives, and delivered code cannot forge its protocol."""
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 

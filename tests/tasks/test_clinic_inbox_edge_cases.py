@@ -58,7 +58,7 @@ def test_good_friday_is_closed_and_not_a_desk_day(mods):
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_every_named_variant_carries_every_edge_case(mods, name):
-    T, G = mods["traffic"], mods["grader"]
+    G = mods["grader"]
     days = _held(mods, name)["days"]
     assert days[0]["date"] == "2026-03-23" and days[-1]["date"] == "2026-04-05"
     msgs = [m for d in days for m in d["messages"]]

@@ -127,7 +127,7 @@ def cmd_validate(a) -> int:
     from fdegym_env.validate import format_report, validate_task
     task = load_task(a.task)
     if a.leaks_only:
-        from fdegym_env.leaks import leak_report
+        from fdegym_env.validate import leak_report
         report = leak_report(task, variants=a.variant, samples=a.samples)
     else:
         report = validate_task(task, variants=a.variant, samples=a.samples, sandbox=a.sandbox,

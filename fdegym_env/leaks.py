@@ -518,14 +518,3 @@ def leak_checks(task: Task, variants: list[str] | None = None, samples: int = 0)
                  "value": f"{n} variant(s) x {'/'.join(LEVELS_CHECKED)} + world", "passed": True}]
     return [{"check": f"leak at {leak.at} ({leak.where}; {_variant_span(leak.variants)})",
              "value": f"{leak.what} ({leak.match!r}) in: {leak.text!r}", "passed": False} for leak in leaks]
-
-
-def leak_report(task: Task, variants: list[str] | None = None, samples: int = 0):
-    """The leak check alone, as a :class:`~fdegym_env.validate.Report` (``fdegym validate --leaks-only``)."""
-    from fdegym_env.validate import Report
-    if hasattr(task, "admission"):
-        raise ValueError(f"{task.id} is a reference-harness case: its admission is the harness's own "
-                         "(run `fdegym validate` without --leaks-only)")
-    report = Report(task.id)
-    report.cross += leak_checks(task, variants, samples)
-    return report

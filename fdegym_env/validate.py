@@ -264,7 +264,7 @@ def validate_task(task: Task, variants: list[str] | None = None, samples: int = 
         u = score(kpi, a["kpi_baseline"], a["kpi_reference"], inc, 0.0)["final_uplift"]
         check, ok = _check(job.kind, v, job.label, u, inc)
         report.rows.append(Row(job.label, job.variant, job.kind, kpi, u, inc, check, ok))
-    report.cross = cross_checks(task, report.rows, all_named=variants is None)
+    report.cross += cross_checks(task, report.rows, all_named=variants is None)
     return report
 
 
@@ -313,3 +313,14 @@ def format_report(report: Report, show_generic: bool = False) -> str:
         lines.append(f"{c['check']:<60} {str(c['value']):<30} {'PASS' if c['passed'] else 'FAIL'}")
     lines.append(f"{report.task}: {'PASS' if report.passed else 'FAIL (' + '; '.join(report.failures[:5]) + ')'}")
     return "\n".join(lines)
+
+
+def leak_report(task: Task, variants: list[str] | None = None, samples: int = 0):
+    """The leak check alone, as a :class:`Report` (``fdegym validate --leaks-only``)."""
+    from fdegym_env.leaks import leak_checks
+    if hasattr(task, "admission"):
+        raise ValueError(f"{task.id} is a reference-harness case: its admission is the harness's own "
+                         "(run `fdegym validate` without --leaks-only)")
+    report = Report(task.id)
+    report.cross += leak_checks(task, variants, samples)
+    return report

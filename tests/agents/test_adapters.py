@@ -121,7 +121,7 @@ def test_skyrl_text_env_contract():
 def test_gem_text_env_contract():
     env = GEMTextEnv(task=TINY, sandbox=SANDBOX)
     obs, info = env.reset(seed=0)
-    assert isinstance(obs, str) and "Tiny fixture task" in obs
+    assert isinstance(obs, str) and "please make the classifier faster" in obs
     obs, r, term, trunc, info = env.step('{"name": "write_file", "arguments": {"path": "system/app/config.json", '
                                          '"content": "{\\"threshold\\": 50}"}}')
     assert "Wrote" in obs and r == 0.0 and not term

@@ -71,6 +71,24 @@ def wait_for(driver, predicate, timeout: float = 60.0, what: str = "the page"):
     return WebDriverWait(driver, timeout, poll_frequency=0.1).until(predicate, message=f"waiting for {what}")
 
 
+def click(driver, css: str, timeout: float = 30.0) -> None:
+    """Click the element ``css`` names, finding it again if the page re-rendered it in between
+    (the work page rebuilds its file tree and people list after every action)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+
+    def attempt(d):
+        try:
+            els = d.find_elements(By.CSS_SELECTOR, css)
+            if not els:
+                return False
+            els[0].click()
+            return True
+        except StaleElementReferenceException:
+            return False
+    wait_for(driver, attempt, timeout, what=f"a clickable {css}")
+
+
 def work_an_episode(driver, url: str, task: str, path: str, person: str, message: str) -> str:
     """Catalog -> start ``task`` at L3 -> read ``path`` -> ask ``person`` -> submit; returns the verdict score text."""
     from selenium.webdriver.common.by import By
@@ -80,12 +98,10 @@ def work_an_episode(driver, url: str, task: str, path: str, person: str, message
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     wait_for(driver, lambda d: "/work/" in d.current_url and d.find_elements(By.ID, "file-tree"), what="the work page")
     turn = lambda d: d.find_element(By.ID, "status-turn").text  # noqa: E731
-    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'a.file[data-path="{path}"]'), what="the file tree")
-    driver.find_element(By.CSS_SELECTOR, f'a.file[data-path="{path}"]').click()
+    click(driver, f'a.file[data-path="{path}"]')
     wait_for(driver, lambda d: turn(d) == "1" and path in d.find_element(By.ID, "output").text, what="read_file")
     driver.find_element(By.ID, "btn-directory").click()
-    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'li[data-person="{person}"]'), what="the directory")
-    driver.find_element(By.CSS_SELECTOR, f'li[data-person="{person}"]').click()
+    click(driver, f'li[data-person="{person}"]')
     driver.find_element(By.ID, "chat-message").send_keys(message)
     driver.find_element(By.CSS_SELECTOR, "#chat-form button").click()
     wait_for(driver, lambda d: turn(d) == "3" and len(d.find_elements(By.CSS_SELECTOR, "#chat-log .them")) == 1,

@@ -13,7 +13,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from tests.web.helpers_web import chromium, serve, wait_for
+from tests.web.helpers_web import chromium, click, serve, wait_for
 
 
 def record_agents(runs: Path) -> None:
@@ -43,13 +43,11 @@ def main(argv: list[str] | None = None) -> int:
         wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, "form.task"), what="the catalog")
         d.save_screenshot(str(a.out / "workbench_catalog.png"))
         d.find_element(By.CSS_SELECTOR, 'form[data-task="news_incident"] button[type=submit]').click()
-        wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, 'a.file[data-path="docs/desk_handbook.md"]'), what="files")
         turn = lambda d: d.find_element(By.ID, "status-turn").text  # noqa: E731
-        d.find_element(By.CSS_SELECTOR, 'a.file[data-path="docs/desk_handbook.md"]').click()
+        click(d, 'a.file[data-path="docs/desk_handbook.md"]')
         wait_for(d, lambda d: turn(d) == "1", what="read_file")
         d.find_element(By.ID, "btn-directory").click()
-        wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, 'li[data-person="night_editor"]'), what="directory")
-        d.find_element(By.CSS_SELECTOR, 'li[data-person="night_editor"]').click()
+        click(d, 'li[data-person="night_editor"]')
         d.find_element(By.ID, "chat-message").send_keys("How do agency kill notices reach the desk overnight?")
         d.find_element(By.CSS_SELECTOR, "#chat-form button").click()
         wait_for(d, lambda d: turn(d) == "3", what="the reply")

@@ -46,7 +46,7 @@ def chat():
 def test_reset_gives_system_user_and_tool_schemas(chat):
     messages, info = chat.reset(seed=0)
     assert [m["role"] for m in messages] == ["system", "user"]
-    assert "Tiny fixture task" in messages[1]["content"]
+    assert "please make the classifier faster" in messages[1]["content"]
     assert [t["function"]["name"] for t in info["tools"]] == list(TOOL_NAMES)
     assert ToolCalling is ChatEnv
 

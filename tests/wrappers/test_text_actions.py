@@ -65,7 +65,7 @@ def test_text_actions_wrapper():
     env = TextActions(FDEGymEnv(task=TINY, sandbox=SANDBOX), text_obs=True)
     try:
         obs, info = env.reset(seed=0)
-        assert isinstance(obs, str) and "Tiny fixture task" in obs
+        assert isinstance(obs, str) and "please make the classifier faster" in obs
         obs, r, term, trunc, info = env.step('read_file("docs/notes.md")')
         assert "threshold was set years ago" in obs and info["last_action_error"] is None
         obs, r, term, trunc, info = env.step("read_file(path=docs)")

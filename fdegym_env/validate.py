@@ -293,7 +293,11 @@ def subset(task: Task, report: Report, keep: Callable[[Row], bool], all_named: b
     """The report ``validate_task`` would give for the variants whose rows ``keep`` selects (rows are
     per variant, so a subset's rows are exactly those of a run on that subset)."""
     rows = [r for r in report.rows if keep(r)]
-    return Report(report.task, rows, cross_checks(task, rows, all_named))
+    from fdegym_env.leaks import leak_checks
+    seen = list(dict.fromkeys(r.variant for r in rows))
+    named = [v for v in seen if not v.startswith("sample:")]
+    leaks = leak_checks(task, named, len(seen) - len(named))   # as a run on that subset renders them
+    return Report(report.task, rows, leaks + cross_checks(task, rows, all_named))
 
 
 def format_report(report: Report, show_generic: bool = False) -> str:

@@ -90,17 +90,14 @@ def load_all_results(root: Path) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = []
     if not root.is_dir():
         return results
+    from fdegym_env.batch import load_results
     from fdegym_env.report import latest_results
     for p in sorted(root.rglob("results.jsonl"))[:MAX_FILES]:
-        rows = []
-        for line in p.read_text(encoding="utf-8").splitlines():
-            try:
-                r = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(r, dict) and "score" in r:
-                rows.append(r)
-        results.extend(latest_results(rows))
+        try:
+            rows = load_results(p)
+        except ValueError:   # a damaged file: the leaderboard shows the rest
+            continue
+        results.extend(latest_results([r for r in rows if isinstance(r, dict) and "score" in r]))
     for rec in find_recordings(root):
         if rec["score"] is None:
             continue

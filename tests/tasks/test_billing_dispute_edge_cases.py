@@ -30,10 +30,7 @@ def _engine(tmp_path: Path, solution: str, params: dict):
     """The delivered billing package of `solution`, imported under a unique name."""
     ws = tmp_path / solution
     shutil.copytree(TASK.path / "world" / "system", ws / "system")
-    spec = importlib.util.spec_from_file_location("_sol_" + solution, TASK.path / "solutions" / f"{solution}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    mod.apply(ws, params)
+    TASK.module(f"solutions/{solution}").apply(ws, params)
     name = f"_billing_{solution}_{uuid.uuid4().hex[:8]}"
     pkg = importlib.util.spec_from_file_location(name, ws / "system" / "billing" / "__init__.py",
                                                  submodule_search_locations=[str(ws / "system" / "billing")])

@@ -1,0 +1,74 @@
+"""Solutions kept as real files, once.
+
+A solution may be a folder ``solutions/<name>/`` mirroring the world (``system/...``, ``docs/...``):
+applying it copies every file over the workspace; a file ending in ``.tmpl`` is rendered with the
+variant's params (``{{param}}``, the renderer briefs use) and written without the suffix. A module
+``solutions/<name>.py`` with ``apply(ws, params)`` may build on another solution instead of
+re-loading files by path::
+
+    from fdegym_env.tasklib import solutions
+
+    def apply(ws, params):
+        solutions.apply(__name__, "reference", ws, params)    # reference, then this
+        solutions.replace(ws, "system/config.json", '"priority": "P2"', '"priority": "P1"')
+
+``grading.apply_solution`` applies either kind; a module wins over a folder of the same name.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+TEMPLATE_SUFFIX = ".tmpl"
+
+
+def _task(owner: Any):
+    if isinstance(owner, str):
+        from fdegym_env.task import task_of_module
+        return task_of_module(owner)
+    return owner
+
+
+def overlay_path(task: Any, name: str) -> Path | None:
+    """``solutions/<name>/`` if it is an overlay folder (not a Python package)."""
+    d = Path(task.path) / "solutions" / name
+    return d if d.is_dir() and not (d / "__init__.py").exists() else None
+
+
+def overlay(folder: Path, ws: Path, params: dict[str, Any]) -> list[str]:
+    """Copy ``folder``'s files over ``ws`` (``.tmpl`` rendered); returns the paths written."""
+    from fdegym_env.task import render
+    written = []
+    for src in sorted(p for p in Path(folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        rel = src.relative_to(folder)
+        dest = Path(ws) / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        if src.name.endswith(TEMPLATE_SUFFIX):
+            dest = dest.with_name(src.name[:-len(TEMPLATE_SUFFIX)])
+            dest.write_text(render(src.read_text(encoding="utf-8"), params, str(src)), encoding="utf-8")
+        else:
+            shutil.copyfile(src, dest)
+        written.append(str(dest.relative_to(ws)))
+    return written
+
+
+def apply(owner: Any, name: str, ws: Path, params: dict[str, Any]) -> None:
+    """Apply the solution ``name`` of ``owner``'s task (a Task, or a task module's ``__name__``)."""
+    task = _task(owner)
+    folder = overlay_path(task, name)
+    if folder is not None and not (Path(task.path) / "solutions" / f"{name}.py").is_file():
+        overlay(folder, Path(ws), params)
+        return
+    task.module(f"solutions/{name}").apply(Path(ws), dict(params))   # a module (or a harness case's script)
+
+
+def replace(ws: Path, rel: str, old: str, new: str, count: int = 1) -> None:
+    """Replace ``old`` with ``new`` in the workspace file ``rel``; a missing ``old`` is an error (the
+    solution no longer matches the world)."""
+    p = Path(ws) / rel
+    text = p.read_text(encoding="utf-8")
+    if old not in text:
+        raise ValueError(f"{rel}: expected text not found (the world changed under this solution): {old[:80]!r}")
+    p.write_text(text.replace(old, new, count), encoding="utf-8")

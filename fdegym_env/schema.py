@@ -156,6 +156,9 @@ class MenuFile(_Strict):
     """menu.yaml: candidate high-level actions for discrete-action agents."""
 
     actions: list[MenuItem] = Field(min_length=1)
+    plans: dict[str, list[str]] = Field(default_factory=dict, description=(
+        "named variant -> ids or labels of the apply items whose file changes reach the reference there "
+        "(checked by fdegym validate: uplift >= 0.95)"))
 
 
 FILES: dict[str, type[BaseModel]] = {"task.yaml": TaskFile, "variants.yaml": VariantsFile,

@@ -7,8 +7,9 @@
 - :mod:`~fdegym_env.tasklib.timeutil`: ISO-8601 with ``Z``, zoneinfo local time, business hours.
 - :mod:`~fdegym_env.tasklib.sampling`: a sampler's view of its task, ``redraw_until``.
 - :mod:`~fdegym_env.tasklib.solutions`: solutions as overlay folders and "reference, then this".
+- :mod:`~fdegym_env.tasklib.menu`: menu.yaml's plans per variant (validate checks they reach 0.95).
 """
 
-from fdegym_env.tasklib import evaluation, replay, sampling, solutions, timeutil
+from fdegym_env.tasklib import evaluation, menu, replay, sampling, solutions, timeutil
 
-__all__ = ["evaluation", "replay", "sampling", "solutions", "timeutil"]
+__all__ = ["evaluation", "menu", "replay", "sampling", "solutions", "timeutil"]

@@ -52,7 +52,7 @@ def item_ref(item: dict[str, Any]) -> str:
 
 def find(task: Any, ref: str) -> dict[str, Any]:
     """The menu item whose id or label is ``ref``."""
-    from fdegym_env.errors import did_you_mean
+    from fdegym_env.core.errors import did_you_mean
     items = (load(task) or {}).get("actions") or []
     for item in items:
         if ref in (item.get("id"), item["label"]):
@@ -70,7 +70,7 @@ def plan(task: Any, variant: str) -> list[str] | None:
 
 def apply(task: Any, refs: list[str], ws: Path) -> None:
     """Apply the file steps of the items ``refs`` to ``ws`` in order, as the env's tools would."""
-    from fdegym_env import workspace as wsmod
+    from fdegym_env.core import workspace as wsmod
     for ref in refs:
         item = find(task, ref)
         for st in steps(item):
@@ -87,9 +87,9 @@ def search(task: Any, variant_name: str, rounds: int = 6, sandbox: str = "none")
     """Greedy plan search: add the apply item that raises uplift most (an incident counts as
     ``INCIDENT_PENALTY`` less), until the plan reaches ``MENU_MIN`` with no incident; returns the plan and
     its uplift (incidents capping it, as validate scores it)."""
-    from fdegym_env.grading import anchors, grade_system, score, uplift
-    from fdegym_env.paths import scratch_dir
-    from fdegym_env.workspace import PathError, world_snapshot
+    from fdegym_env.grading.grade import anchors, grade_system, score, uplift
+    from fdegym_env.core.paths import scratch_dir
+    from fdegym_env.core.workspace import PathError, world_snapshot
     variant = task.variant(variant_name)
     a = anchors(task, variant, sandbox)
     chosen: list[str] = []
@@ -123,7 +123,7 @@ def search(task: Any, variant_name: str, rounds: int = 6, sandbox: str = "none")
 
 
 if __name__ == "__main__":
-    from fdegym_env.registry import load_task
+    from fdegym_env.core.registry import load_task
     t = load_task(sys.argv[1])
     found = {}
     for name in (sys.argv[2:] or list(t.variants)):

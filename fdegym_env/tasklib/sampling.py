@@ -32,7 +32,7 @@ class SamplerContext:
     @classmethod
     def of(cls, module_name: str) -> "SamplerContext":
         """The context of the task whose package holds the module ``module_name`` (``__name__``)."""
-        from fdegym_env.task import task_of_module
+        from fdegym_env.core.task import task_of_module
         return cls(task_of_module(module_name))
 
     @property

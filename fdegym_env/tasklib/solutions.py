@@ -26,7 +26,7 @@ TEMPLATE_SUFFIX = ".tmpl"
 
 def _task(owner: Any):
     if isinstance(owner, str):
-        from fdegym_env.task import task_of_module
+        from fdegym_env.core.task import task_of_module
         return task_of_module(owner)
     return owner
 
@@ -39,7 +39,7 @@ def overlay_path(task: Any, name: str) -> Path | None:
 
 def overlay(folder: Path, ws: Path, params: dict[str, Any]) -> list[str]:
     """Copy ``folder``'s files over ``ws`` (``.tmpl`` rendered); returns the paths written."""
-    from fdegym_env.task import render
+    from fdegym_env.core.task import render
     written = []
     for src in sorted(p for p in Path(folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts):
         rel = src.relative_to(folder)

@@ -9,10 +9,10 @@ import shutil
 import pytest
 import yaml
 
-from fdegym_env.registry import list_tasks, load_task
-from fdegym_env.task import Task
+from fdegym_env.core.registry import list_tasks, load_task
+from fdegym_env.core.task import Task
 from fdegym_env.tasklib import menu
-from fdegym_env.validate import Job, _check, _run_job
+from fdegym_env.admission.validate import Job, _check, _run_job
 
 MENU_TASKS = [t for t in list_tasks() if (load_task(t).path / "menu.yaml").is_file()]
 

@@ -10,10 +10,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from fdegym_env.errors import TaskFormatError
-from fdegym_env.grading import CallResult
-from fdegym_env.registry import load_task
-from fdegym_env.task import Task
+from fdegym_env.core.errors import TaskFormatError
+from fdegym_env.grading.grade import CallResult
+from fdegym_env.core.registry import load_task
+from fdegym_env.core.task import Task
 from fdegym_env.tasklib import evaluation, replay, sampling, solutions, timeutil
 
 OUTPUT = {"key": "id", "fields": {"queue": ["a", "b"], "score": "number"}, "incident": None}
@@ -102,7 +102,7 @@ def test_one_evaluation_builds_grade_and_trial():
 
 
 def test_output_schema_typo_gets_did_you_mean():
-    from fdegym_env import schema
+    from fdegym_env.core import schema
     ep = {"module": "m", "function": "f", "output": {"key": "id", "feilds": {}}}
     with pytest.raises(TaskFormatError, match="Did you mean 'fields'"):
         schema.check("task.yaml", {"entry_points": [ep]}, "x/task.yaml", partial=True)
@@ -156,7 +156,7 @@ def test_overlay_solution_and_reference_then_this(tmp_path):
     assert "reference" in task.solution_names() and "shortcut_more" in task.solution_names()
     ws = tmp_path / "ws"
     (ws / "system").mkdir(parents=True)
-    from fdegym_env.grading import apply_solution
+    from fdegym_env.grading.grade import apply_solution
     apply_solution(task, "shortcut_more", ws, task.variant("vendor_desk").params)
     assert (ws / "system" / "owner.txt").read_text() == "owner=vendor_korvex\n"
     assert (ws / "system" / "static.txt").read_text() == "changed\n"

@@ -24,10 +24,10 @@ def pinned_solutions(task) -> list[str]:
 
 def measure(task_id: str) -> dict[str, dict[str, dict]]:
     """``{variant: {solution: {"kpi": float, "incident": bool}}}`` graded without a sandbox."""
-    from fdegym_env.grading import apply_solution, grade_system
-    from fdegym_env.paths import scratch_dir
-    from fdegym_env.registry import load_task
-    from fdegym_env.workspace import world_snapshot
+    from fdegym_env.grading.grade import apply_solution, grade_system
+    from fdegym_env.core.paths import scratch_dir
+    from fdegym_env.core.registry import load_task
+    from fdegym_env.core.workspace import world_snapshot
     task = load_task(task_id)
     out: dict[str, dict[str, dict]] = {}
     for vname in task.variants:
@@ -45,7 +45,7 @@ def measure(task_id: str) -> dict[str, dict[str, dict]]:
 
 
 if __name__ == "__main__":
-    from fdegym_env.registry import list_tasks
+    from fdegym_env.core.registry import list_tasks
     ids = sys.argv[1:] or list_tasks()
     data = json.loads(DATA.read_text()) if DATA.exists() else {}
     for t in ids:

@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from fdegym_env.registry import list_tasks, load_task
+from fdegym_env.core.registry import list_tasks, load_task
 from pinned_kpis import DATA, measure, pinned_solutions
 
 PINNED = json.loads(DATA.read_text())

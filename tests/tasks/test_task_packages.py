@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from fdegym_env.registry import list_tasks, load_task
-from fdegym_env.task import Task
+from fdegym_env.core.registry import list_tasks, load_task
+from fdegym_env.core.task import Task
 
 HARNESS = ("grader", "trial", "sampler", "traffic")
 

@@ -135,7 +135,7 @@ def _run_job(job: Job, sandbox: str) -> tuple[float, list[str]]:
         from fdegym_env.admission.bypasses import GENERIC_BYPASSES
         fn = GENERIC_BYPASSES[sol.split(":", 1)[1]]
         sol = lambda ws, p: fn(ws, p, task.entry_points)  # noqa: E731
-    if sol is not None and sol.startswith("menu:"):   # the menu's declared plan for this variant
+    if isinstance(sol, str) and sol.startswith("menu:"):   # the menu's declared plan for this variant
         from fdegym_env.tasklib import menu
         refs = menu.plan(task, job.variant)
         if refs is None:

@@ -72,3 +72,11 @@ def replace(ws: Path, rel: str, old: str, new: str, count: int = 1) -> None:
     if old not in text:
         raise ValueError(f"{rel}: expected text not found (the world changed under this solution): {old[:80]!r}")
     p.write_text(text.replace(old, new, count), encoding="utf-8")
+
+
+def wrap_entry_points(owner: Any, ws: Path, body: str) -> None:
+    """For a task's own bypasses: the generic wrapper (:func:`fdegym_env.admission.bypasses.wrap_entry_points`)
+    around every entry point of ``owner``'s task; in ``body``, ``args`` are the call's arguments and
+    ``_orig`` the delivered function."""
+    from fdegym_env.admission.bypasses import wrap_entry_points as wrap
+    wrap(Path(ws), _task(owner).entry_points, body)

@@ -47,6 +47,8 @@ def test_plan_grades_and_missing_or_stale_plans_fail_with_a_fix(tmp_path):
     assert math.isnan(kpi) and inc[0].startswith("no_menu_plan:") and "plans: {vendor_desk:" in inc[0]
     kpi, inc = _run_job(Job(ref, "night_pick", "menu_plan", "menu", "menu:night_pick", "night_pick"), "none")
     assert math.isnan(kpi) and inc[0].startswith("menu_plan_failed:") and "does not occur" in inc[0]
+    kpi, inc = _run_job(Job(ref, "base", "generic:return_none", "generic_bypass", "generic:return_none", "base"), "none")
+    assert inc and not inc[0].startswith(("no_menu_plan", "menu_plan_failed"))   # other jobs never read plans
     check, ok = _check("menu", task.variant("base"), "menu_plan", 0.9, [])
     assert check == "menu plan >= 0.95" and not ok
 

@@ -2,7 +2,8 @@
 
 A solution may be a folder ``solutions/<name>/`` mirroring the world (``system/...``, ``docs/...``):
 applying it copies every file over the workspace; a file ending in ``.tmpl`` is rendered with the
-variant's params (``{{param}}``, the renderer briefs use) and written without the suffix. A module
+variant's params (``{{param}}``, the renderer briefs use) and written without the suffix; a top-level
+``ABOUT.md`` says why the solution is what it is and is not copied. A module
 ``solutions/<name>.py`` with ``apply(ws, params)`` may build on another solution instead of
 re-loading files by path::
 
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 TEMPLATE_SUFFIX = ".tmpl"
+ABOUT = "ABOUT.md"   # at an overlay's top level: why the solution is what it is (never copied)
 
 
 def _task(owner: Any):
@@ -43,6 +45,8 @@ def overlay(folder: Path, ws: Path, params: dict[str, Any]) -> list[str]:
     written = []
     for src in sorted(p for p in Path(folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts):
         rel = src.relative_to(folder)
+        if rel.as_posix() == ABOUT:
+            continue
         dest = Path(ws) / rel
         dest.parent.mkdir(parents=True, exist_ok=True)
         if src.name.endswith(TEMPLATE_SUFFIX):

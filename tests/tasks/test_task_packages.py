@@ -17,7 +17,7 @@ HARNESS = ("grader", "trial", "sampler", "traffic")
 
 def _modules(task) -> list[str]:
     names = [p.stem for p in task.path.glob("*.py") if p.stem != "__init__"]
-    return names + [f"solutions/{s}" for s in task.solution_names()]
+    return names + [f"solutions/{s}" for s in task.solution_names() if task.has_module(f"solutions/{s}")]
 
 
 def _sibling_imports(task, name: str) -> list[tuple[str, str]]:

@@ -3,7 +3,7 @@ validating disputes: every dispute is credited for what the customer claims, up 
 limit (above it, the review queue). Skips the question of which disputes are valid."""
 import pathlib
 
-from . import reference
+from fdegym_env.tasklib import solutions
 
 
 
@@ -28,5 +28,5 @@ def handle_disputes(batch):
 
 
 def apply(ws: pathlib.Path, params: dict) -> None:
-    reference.apply(ws, params)
+    solutions.apply(__name__, "reference", ws, params)
     (pathlib.Path(ws) / "system" / "billing" / "disputes.py").write_text(DISPUTES)

@@ -3,13 +3,13 @@ ends the month on, for the whole month; price locks are honoured and disputes ar
 against this engine (the reference's handler)."""
 import pathlib
 
-from . import reference
+from fdegym_env.tasklib import solutions
 
 
 
 
 def apply(ws: pathlib.Path, params: dict) -> None:
-    reference.apply(ws, params)
+    solutions.apply(__name__, "reference", ws, params)
     p = pathlib.Path(ws) / "system" / "billing" / "rating.py"
     src = p.read_text()
     start = src.index("def build_segments(")

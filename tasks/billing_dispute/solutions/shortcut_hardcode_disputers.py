@@ -5,14 +5,14 @@ import csv
 import json
 import pathlib
 
-from . import reference
+from fdegym_env.tasklib import solutions
 
 
 
 
 def apply(ws: pathlib.Path, params: dict) -> None:
     ws = pathlib.Path(ws)
-    reference.apply(ws, params)
+    solutions.apply(__name__, "reference", ws, params)
     disputers = set()
     with open(ws / "data" / "disputes_export.csv", newline="") as f:
         for row in csv.DictReader(f):

@@ -2,13 +2,13 @@
 pricing catalogue-driven: the price locks nobody mentioned in the code are never looked up."""
 import pathlib
 
-from . import reference
+from fdegym_env.tasklib import solutions
 
 
 
 
 def apply(ws: pathlib.Path, params: dict) -> None:
-    reference.apply(ws, params)
+    solutions.apply(__name__, "reference", ws, params)
     p = pathlib.Path(ws) / "system" / "billing" / "rating.py"
     src = p.read_text()
     if "    lock = price_lock(contract, period)\n" not in src:

@@ -18,6 +18,7 @@ re-loading files by path::
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -84,3 +85,49 @@ def wrap_entry_points(owner: Any, ws: Path, body: str) -> None:
     ``_orig`` the delivered function."""
     from fdegym_env.admission.bypasses import wrap_entry_points as wrap
     wrap(Path(ws), _task(owner).entry_points, body)
+
+
+def patch(owner: Any, ws: Path, name: str) -> list[str]:
+    """Apply the unified diff ``solutions/<name>`` (paths ``a/<rel>``/``b/<rel>`` from the workspace
+    root, as ``diff -u`` or :func:`difflib.unified_diff` write them) to ``ws``: each hunk's old lines
+    must occur in order after the previous hunk, else a ValueError names the file and hunk (the world
+    moved under the patch). Returns the files changed."""
+    src = Path(_task(owner).path) / "solutions" / name
+    lines = src.read_text(encoding="utf-8").splitlines(keepends=True)
+    changed, i = [], 0
+    while i < len(lines):
+        if not lines[i].startswith("--- "):
+            i += 1
+            continue
+        rel = lines[i + 1][4:].strip().split("\t")[0]
+        rel = rel[2:] if rel.startswith("b/") else rel
+        target = Path(ws) / rel
+        text = target.read_text(encoding="utf-8").splitlines(keepends=True)
+        i += 2
+        pos, out = 0, []
+        while i < len(lines) and lines[i].startswith("@@"):
+            where = lines[i].strip()
+            m = re.match(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@", where)
+            if m is None:
+                raise ValueError(f"{src.name}: not a unified-diff hunk header: {where!r}")
+            n_old, n_new = int(m.group(1) or 1), int(m.group(2) or 1)
+            i += 1
+            old, new = [], []
+            while i < len(lines) and (len(old) < n_old or len(new) < n_new):
+                tag, body = lines[i][:1], lines[i][1:]
+                if tag in (" ", "-"):
+                    old.append(body)
+                if tag in (" ", "+"):
+                    new.append(body)
+                i += 1
+            while i < len(lines) and lines[i].startswith("\\"):   # "\ No newline at end of file"
+                i += 1
+            at = next((k for k in range(pos, len(text) - len(old) + 1) if text[k:k + len(old)] == old), None)
+            if at is None:
+                raise ValueError(f"{src.name}: hunk {where} does not apply to {rel} (the world changed under "
+                                 "this patch; regenerate it)")
+            out += text[pos:at] + new
+            pos = at + len(old)
+        target.write_text("".join(out + text[pos:]), encoding="utf-8")
+        changed.append(rel)
+    return changed

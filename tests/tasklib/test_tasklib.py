@@ -165,3 +165,22 @@ def test_overlay_solution_and_reference_then_this(tmp_path):
         solutions.replace(ws, "system/static.txt", "absent", "x")
     with pytest.raises(TaskFormatError, match="missing module"):
         solutions.apply(task, "nope", ws, {})
+
+
+def test_patch_applies_hunks_in_order_and_refuses_a_moved_world(tmp_path):
+    import difflib
+    task = SimpleNamespace(path=tmp_path / "task", id="t")
+    (task.path / "solutions").mkdir(parents=True)
+    ws = tmp_path / "ws"
+    (ws / "system").mkdir(parents=True)
+    before = [f"line {i}\n" for i in range(40)]
+    after = list(before)
+    after[3] = "changed 3\n"
+    after[30:32] = ["changed 30\n"]
+    (ws / "system" / "m.py").write_text("".join(before))
+    diff = "".join(difflib.unified_diff(before, after, "a/system/m.py", "b/system/m.py"))
+    (task.path / "solutions" / "x.patch").write_text(diff)
+    assert solutions.patch(task, ws, "x.patch") == ["system/m.py"]
+    assert (ws / "system" / "m.py").read_text() == "".join(after)
+    with pytest.raises(ValueError, match="does not apply to system/m.py"):
+        solutions.patch(task, ws, "x.patch")   # applied already: the old lines are gone

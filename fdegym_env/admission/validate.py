@@ -1,7 +1,8 @@
 """Admission checks (SCENARIOS.md): does a task measure judgment, and does gaming it score nothing?
 
 Per variant: do-nothing, literal, reference, ``diligent``, every ``shortcut_*`` and ``bypass_*`` are
-applied to a fresh world and graded; the reference applied with the *base* variant's params to every
+applied to a fresh world and graded, and on named variants the menu's declared plan (menu.yaml
+``plans``) must reach the reference; the reference applied with the *base* variant's params to every
 other variant checks that a memorised solution does not carry over. Across variants: the literal
 request's mean and the number of distinct kinds of change. Before any grading, the leak check
 (:mod:`fdegym_env.admission.leaks`) scans every variant's L2/L3 reset observation and workspace.
@@ -41,6 +42,7 @@ MEMORISED_MAX = 0.8
 DILIGENT_MIN = 0.5       # every key fact found, the subtle held-out cases missed: facts found is not delivery
 DILIGENT_MAX = 0.85
 LITERAL_MEAN_MAX = 0.5
+MENU_MIN = 0.95          # menu.yaml's declared plan per named variant (fdegym_env.tasklib.menu)
 MIN_ANGLES = 3
 QUICK_GENERIC = 8   # generic bypasses ``--quick`` grades (a sample; the full run grades all)
 
@@ -133,6 +135,19 @@ def _run_job(job: Job, sandbox: str) -> tuple[float, list[str]]:
         from fdegym_env.admission.bypasses import GENERIC_BYPASSES
         fn = GENERIC_BYPASSES[sol.split(":", 1)[1]]
         sol = lambda ws, p: fn(ws, p, task.entry_points)  # noqa: E731
+    if isinstance(sol, str) and sol.startswith("menu:"):   # the menu's declared plan for this variant
+        from fdegym_env.tasklib import menu
+        refs = menu.plan(task, job.variant)
+        if refs is None:
+            return float("nan"), [f"no_menu_plan: menu.yaml declares no plan for {job.variant!r}; fix: add "
+                                  f"plans: {{{job.variant}: [item ids or labels]}} (python -m fdegym_env.tasklib.menu "
+                                  f"{task.id} {job.variant} finds one)"]
+        sol = lambda ws, p: menu.apply(task, refs, ws)  # noqa: E731
+        try:
+            out = _grade_workspace(task, variant, sol, params, sandbox)
+        except ValueError as e:   # an item the plan names is gone, or its edit no longer applies
+            return float("nan"), [f"menu_plan_failed: {e}"]
+        return out.kpi, out.incidents
     out = _grade_workspace(task, variant, sol, params, sandbox)
     return out.kpi, out.incidents
 
@@ -174,6 +189,8 @@ def _check(kind: str, variant: Variant, solution: str, u: float, incidents: list
         return f"{DILIGENT_MIN} <= U <= {DILIGENT_MAX}", DILIGENT_MIN <= u <= DILIGENT_MAX
     if kind == "memorised":
         return f"<= {MEMORISED_MAX}", u <= MEMORISED_MAX
+    if kind == "menu":
+        return f"menu plan >= {MENU_MIN}", u >= MENU_MIN and not incidents
     return "(reported only)", True
 
 
@@ -235,6 +252,7 @@ def validate_task(task: Task, variants: list[str] | None = None, samples: int = 
         from fdegym_env.admission.bypasses import GENERIC_BYPASSES
         generic_names = quick_generic(task) if quick else list(GENERIC_BYPASSES)
     ref = str(task.path)
+    has_menu = (task.path / "menu.yaml").is_file()
     jobs: list[Job] = []
     for v in vs:
         jobs.append(Job(ref, v.name, "do_nothing", "do_nothing", None, v.name))      # = the baseline anchor
@@ -243,6 +261,8 @@ def validate_task(task: Task, variants: list[str] | None = None, samples: int = 
             jobs.append(Job(ref, v.name, s, _kind(s), s, v.name))
         for gname in (generic_names if v is vs[0] else []):  # task-agnostic: once per task
             jobs.append(Job(ref, v.name, f"generic:{gname}", "generic_bypass", f"generic:{gname}", v.name))
+        if has_menu and not v.name.startswith("sample:"):   # the menu reaches the reference on named variants
+            jobs.append(Job(ref, v.name, "menu_plan", "menu", f"menu:{v.name}", v.name))
         if v.name != "base":  # samples too: a sampler must never draw base's truth (docs/task_format.md)
             jobs.append(Job(ref, v.name, "reference@base", "memorised", "reference", "base"))
     report = Report(task.id)

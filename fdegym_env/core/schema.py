@@ -42,10 +42,23 @@ class Metric(_Strict):
     direction: Literal["maximize", "minimize"]
 
 
+class OutputSpec(_Strict):
+    """What an entry point must return (checked by :mod:`fdegym_env.tasklib.replay`): a list of
+    mappings, one per input item, keyed by ``key``; each field either one of its allowed values or of
+    the named type."""
+
+    key: str = Field("id", description="the field naming the input item a decision is for")
+    fields: dict[str, Union[list[Any], Literal["str", "int", "float", "number", "bool", "list", "dict", "any"]]] = \
+        Field(default_factory=dict, description="field -> allowed values, or a type name")
+    incident: Optional[str] = Field(None, description="incident name for bad output (default malformed_<function>)")
+
+
 class EntryPointSpec(_Strict):
     module: str = Field(description="module under system/, e.g. wire_ingest.pipeline")
     function: str
     doc: str = ""
+    timeout_s: Optional[float] = Field(None, gt=0, description="per-call time limit (default: task call_timeout_s)")
+    output: Optional[OutputSpec] = Field(None, description="the shape of the returned decisions (tasklib.replay)")
 
 
 class Limits(_Strict):
@@ -143,6 +156,9 @@ class MenuFile(_Strict):
     """menu.yaml: candidate high-level actions for discrete-action agents."""
 
     actions: list[MenuItem] = Field(min_length=1)
+    plans: dict[str, list[str]] = Field(default_factory=dict, description=(
+        "named variant -> ids or labels of the apply items whose file changes reach the reference there "
+        "(checked by fdegym validate: uplift >= 0.95)"))
 
 
 FILES: dict[str, type[BaseModel]] = {"task.yaml": TaskFile, "variants.yaml": VariantsFile,

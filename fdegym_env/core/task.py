@@ -12,6 +12,8 @@ Example:
 from __future__ import annotations
 
 import hashlib
+import importlib
+import importlib.machinery
 import importlib.util
 import json
 import random
@@ -36,6 +38,55 @@ SAMPLE_CACHE = 256   # drawn variants kept per task: a sampler may simulate traf
                      # ``sample:N`` is asked for again on every reset
 _PLACEHOLDER = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
 _MODULE_LOCK = threading.RLock()
+TASKS_PACKAGE = "fdegym_tasks"   # synthetic parent of every loaded task folder's package
+_PACKAGES: dict[Path, str] = {}  # resolved task folder -> its package name
+_OWNERS: dict[str, "Task"] = {}   # package name -> the Task that loaded it (for task_of_module)
+
+
+def task_of_module(module_name: str) -> "Task":
+    """The Task whose package holds ``module_name`` (a task module's ``__name__``)."""
+    parts = module_name.split(".")
+    if len(parts) < 2 or parts[0] != TASKS_PACKAGE or ".".join(parts[:2]) not in _OWNERS:
+        raise ValueError(f"{module_name!r} is not a module of a loaded task (expected {TASKS_PACKAGE}.<task>.<module>, "
+                         "imported through Task.module)")
+    return _OWNERS[".".join(parts[:2])]
+
+
+def task_package(path: Path, task_id: str) -> str:
+    """Register the task folder ``path`` as the package ``fdegym_tasks.<task_id>`` (once per folder
+    and process) and return that name. A second folder with the same id (a user's copy, a test
+    fixture) gets ``fdegym_tasks.<task_id>_<hash of its path>``, so two folders never share modules.
+    A folder's own ``__init__.py``, if any, runs as the package's body."""
+    root = Path(path).resolve()
+    with _MODULE_LOCK:
+        if root in _PACKAGES:
+            return _PACKAGES[root]
+        top = sys.modules.get(TASKS_PACKAGE)
+        if top is None:
+            top = ModuleType(TASKS_PACKAGE, "Task folders loaded by fdegym_env.core.task, one subpackage each.")
+            top.__path__ = []
+            top.__package__ = TASKS_PACKAGE
+            sys.modules[TASKS_PACKAGE] = top
+        name = f"{TASKS_PACKAGE}.{task_id}"
+        if name in sys.modules:
+            name += "_" + hashlib.sha256(str(root).encode()).hexdigest()[:8]
+        init = root / "__init__.py"
+        if init.is_file():
+            spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(root)])
+        else:
+            spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
+            spec.submodule_search_locations = [str(root)]
+        pkg = importlib.util.module_from_spec(spec)
+        sys.modules[name] = pkg
+        try:
+            if spec.loader is not None:
+                spec.loader.exec_module(pkg)
+        except BaseException:
+            del sys.modules[name]
+            raise
+        setattr(top, name.rsplit(".", 1)[1], pkg)
+        _PACKAGES[root] = name
+        return name
 
 
 @dataclass(frozen=True)
@@ -91,6 +142,8 @@ class EntryPoint:
     module: str
     function: str
     doc: str = ""
+    timeout_s: float | None = None
+    output: dict[str, Any] | None = field(default=None, hash=False, compare=False)   # tasklib.replay checks it
 
 
 @dataclass
@@ -133,7 +186,8 @@ class Task:
         eps = []
         for i, ep in enumerate(_need(data, "entry_points", list, where)):
             w = f"{where}: entry_points[{i}]"
-            eps.append(EntryPoint(_need(ep, "module", str, w), _need(ep, "function", str, w), str(ep.get("doc", ""))))
+            eps.append(EntryPoint(_need(ep, "module", str, w), _need(ep, "function", str, w), str(ep.get("doc", "")),
+                                  ep.get("timeout_s"), ep.get("output")))
         limits = {"max_turns": 150, "max_customer_days": 30, "max_wall_seconds": 3600}
         limits.update(data.get("limits") or {})
         router = data.get("router", "lexical")
@@ -274,33 +328,32 @@ class Task:
         return h.hexdigest()[:16]
 
     def solution_names(self) -> list[str]:
+        """Solution modules ``solutions/<name>.py`` and overlay folders ``solutions/<name>/`` (folders that
+        are not Python packages; :mod:`fdegym_env.tasklib.solutions`)."""
         d = self.path / "solutions"
-        return sorted(p.stem for p in d.glob("*.py")) if d.is_dir() else []
+        if not d.is_dir():
+            return []
+        mods = {p.stem for p in d.glob("*.py") if p.stem != "__init__"}
+        dirs = {p.name for p in d.iterdir() if p.is_dir() and p.name != "__pycache__" and not (p / "__init__.py").exists()}
+        return sorted(mods | dirs)
 
     # --- modules --------------------------------------------------------------------------------
+    @property
+    def package(self) -> str:
+        """The task folder's import name (``fdegym_tasks.<id>``): task modules import their siblings
+        relatively (``from . import sim``) and each file is one module object per process."""
+        name = task_package(self.path, self.id)
+        _OWNERS.setdefault(name, self)
+        return name
+
     def module(self, name: str) -> ModuleType:
-        """Load ``<task>/<name>.py`` (e.g. ``grader``, ``solutions/reference``)."""
-        cache = self.__dict__.setdefault("_modules", {})
-        if name in cache:
-            return cache[name]
+        """Import ``<task>/<name>.py`` (e.g. ``grader``, ``solutions/reference``) as a submodule of
+        :attr:`package`."""
         path = self.path / f"{name}.py"
         if not path.is_file():
             raise TaskFormatError(f"{path}: missing module")
-        siblings = {p.stem for p in self.path.glob("*.py")}
         with _MODULE_LOCK:
-            saved = {n: sys.modules.pop(n) for n in siblings if n in sys.modules}
-            sys.path.insert(0, str(self.path))
-            try:
-                spec = importlib.util.spec_from_file_location(f"fdegym_task_{self.id}_{name.replace('/', '_')}", path)
-                mod = importlib.util.module_from_spec(spec)
-                spec.loader.exec_module(mod)
-            finally:
-                sys.path.remove(str(self.path))
-                for n in siblings:
-                    sys.modules.pop(n, None)
-                sys.modules.update(saved)
-        cache[name] = mod
-        return mod
+            return importlib.import_module(f"{self.package}.{name.replace('/', '.')}")
 
     def has_module(self, name: str) -> bool:
         return (self.path / f"{name}.py").is_file()

@@ -376,8 +376,10 @@ def run_trial(task: Task, variant: Variant, workspace: Path, day: int, sandbox: 
 
 
 def apply_solution(task: Task, name: str, workspace: Path, params: dict[str, Any]) -> None:
-    """Run ``solutions/<name>.py``'s ``apply(ws, params)`` on a workspace."""
-    task.module(f"solutions/{name}").apply(Path(workspace), dict(params))
+    """Apply ``solutions/<name>.py`` (its ``apply(ws, params)``) or the overlay folder
+    ``solutions/<name>/`` to a workspace (:mod:`fdegym_env.tasklib.solutions`)."""
+    from fdegym_env.tasklib import solutions
+    solutions.apply(task, name, Path(workspace), dict(params))
 
 
 def anchors(task: Task, variant: Variant, sandbox: str = "auto") -> dict[str, float]:

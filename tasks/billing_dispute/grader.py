@@ -29,25 +29,10 @@ twice); malformed output. (Crashes/timeouts are recorded by the framework.)
 """
 from __future__ import annotations
 
-import importlib.util
 import math
-import pathlib
 import random
-import sys
 
-_HERE = pathlib.Path(__file__).resolve().parent
-
-
-def _traffic():
-    name = "_fdegym_billing_dispute_traffic"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, _HERE / "traffic.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
+from . import traffic as T
 
 OVER_W = 1.25
 UNDER_W = 1.0
@@ -97,7 +82,6 @@ def _parse_invoices(value):
 
 
 def grade(deploy, params: dict, traffic) -> dict:
-    T = _traffic()
     limit = float(params.get("approval_limit_usd", 2500))
     cap = int(params.get("ar_capacity", 12))
     review_cost = float(params.get("review_cost_usd", 85))

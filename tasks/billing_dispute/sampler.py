@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import traffic as T     # a sibling module of the task (the loader puts the task folder on sys.path)
+from . import traffic as T
 import yaml
 
 _HERE = Path(__file__).resolve().parent

@@ -3,26 +3,10 @@ month's extract, sandbox NetSuite) and the dispute handler on the tickets that c
 People report what they saw, in their words; never the answer key."""
 from __future__ import annotations
 
-import importlib.util
-import pathlib
-import sys
-
-_HERE = pathlib.Path(__file__).resolve().parent
-
-
-def _load(name: str, file: str):
-    key = f"_fdegym_billing_dispute_{name}"
-    if key in sys.modules:
-        return sys.modules[key]
-    spec = importlib.util.spec_from_file_location(key, _HERE / file)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[key] = mod
-    spec.loader.exec_module(mod)
-    return mod
+from . import grader
 
 
 def run(deploy, params: dict, day: int, traffic) -> dict:
-    grader = _load("grader", "grader.py")
     one = dict(traffic)
     one["cycles"] = traffic["cycles"][:1]
     one["legacy_disputes"] = traffic["legacy_disputes"][:1]

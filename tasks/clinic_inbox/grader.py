@@ -21,6 +21,8 @@ import datetime as dt
 import re
 from collections import defaultdict
 
+from fdegym_env.tasklib import timeutil
+
 W_RF = 12.0           # per opening-hour of red-flag delay
 RF_NOT_SEEN_H = 8.0   # a red flag that never reaches the nurse line is found ~next morning
 W_RX_LATE = 12.0      # per working day a repeat sits past its day
@@ -105,15 +107,9 @@ BANK_HOLIDAYS = {dt.date(2025, 12, 25), dt.date(2025, 12, 26), dt.date(2026, 1, 
                  dt.date(2026, 4, 6), dt.date(2026, 5, 4), dt.date(2026, 5, 25)}
 
 
-def _last_sunday(year: int, month: int) -> dt.date:
-    d = dt.date(year, month + 1, 1) - dt.timedelta(days=1)
-    return d - dt.timedelta(days=(d.weekday() + 1) % 7)
-
-
 def uk_offset(utc: dt.datetime) -> dt.timedelta:
-    start = dt.datetime.combine(_last_sunday(utc.year, 3), dt.time(1))
-    end = dt.datetime.combine(_last_sunday(utc.year, 10), dt.time(1))
-    return dt.timedelta(hours=1) if start <= utc < end else dt.timedelta(0)
+    """UK civil time minus UTC at a naive UTC instant (zoneinfo's Europe/London)."""
+    return timeutil.local(utc).utcoffset()
 
 
 def local(ts: str) -> dt.datetime:

@@ -32,8 +32,8 @@ import datetime as dt
 import random
 from pathlib import Path
 
-import grader as G      # sibling modules of the task (the loader puts the task folder on sys.path)
-import traffic as T
+from . import grader as G
+from . import traffic as T
 import yaml
 
 _HERE = Path(__file__).resolve().parent

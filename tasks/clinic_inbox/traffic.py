@@ -22,6 +22,8 @@ import json
 import random
 from pathlib import Path
 
+from fdegym_env.tasklib import timeutil
+
 DEV_START = dt.date(2026, 2, 16)          # Monday; one week
 HELD_START = dt.date(2026, 3, 23)         # Monday; two weeks (clocks change Sun 29 Mar; Good Friday 3 Apr)
 HELD_DAYS = 14
@@ -48,17 +50,9 @@ HOUR_W_WEEKEND = [2, 1, 1, 1, 1, 1, 2, 4, 7, 9, 10, 9, 8, 7, 7, 6, 6, 6, 6, 6, 6
 
 
 # ------------------------------------------------------------------------------------ UK time
-def _last_sunday(year: int, month: int) -> dt.date:
-    d = dt.date(year, month + 1, 1) - dt.timedelta(days=1)
-    return d - dt.timedelta(days=(d.weekday() + 1) % 7)
-
-
 def uk_offset(utc: dt.datetime) -> dt.timedelta:
-    """UK civil time minus UTC: one hour from 01:00 UTC on the last Sunday of March to 01:00 UTC on
-    the last Sunday of October, otherwise zero."""
-    start = dt.datetime.combine(_last_sunday(utc.year, 3), dt.time(1))
-    end = dt.datetime.combine(_last_sunday(utc.year, 10), dt.time(1))
-    return dt.timedelta(hours=1) if start <= utc < end else dt.timedelta(0)
+    """UK civil time minus UTC at a naive UTC instant (zoneinfo's Europe/London)."""
+    return timeutil.local(utc).utcoffset()
 
 
 def uk_to_utc(local: dt.datetime) -> dt.datetime:

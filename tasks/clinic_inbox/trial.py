@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-import grader as G
+from . import grader as G
 
 
 def run(deploy, params: dict, day: int, traffic) -> dict:

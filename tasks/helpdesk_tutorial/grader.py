@@ -6,43 +6,36 @@ kpi (minimize) = lost user-hours + 10 h per wasted on-call page.
   wasted page: a P1 set at creation that pages a team that cannot fix the ticket, or pages for a
   fault that does not justify a call-out.
 Incidents: a site outage not paged to network as P1; routing output that is malformed (missing
-tickets, unknown queue or priority). Two entry-point calls per grading (one per week).
+tickets, unknown queue or priority: checked by tasklib.replay from task.yaml's ``output``). Two
+entry-point calls per grading (one per week).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-import sim
+from fdegym_env.tasklib import evaluation
+
+from . import sim
 
 
 def evaluate(decide, params: dict, traffic: dict) -> dict:
-    """Shared by grade() and trial.run(): ``decide(batch) -> (ok, value)``."""
+    """Shared by grade() and trial.run(): ``decide(batch)`` -> a tasklib Reply (valid decisions by id)."""
     truth = traffic["truth"]
     loss = 0.0
     pages = 0
-    malformed = 0
     incidents: list[str] = []
     per_kind = defaultdict(lambda: {"n": 0, "lost_h": 0.0, "right_queue": 0, "hours": 0.0, "pages_wasted": 0})
     routed: list[dict] = []
     load: dict = {}                                    # per-queue, per-day capacity used so far
     for batch in traffic["weeks"]:
-        ok, value = decide(batch)
-        by_id = {}
-        if ok and isinstance(value, list):
-            for d in value:
-                if isinstance(d, dict) and isinstance(d.get("id"), str):
-                    by_id[d["id"]] = d
+        by_id = decide(batch).decisions
         for vis in batch:
             t = truth[vis["id"]]
             k = per_kind[t["kind"]]
             k["n"] += 1
             d = by_id.get(vis["id"])
-            q = d.get("queue") if d else None
-            p = d.get("priority") if d else None
-            if q not in sim.QUEUES or p not in sim.PRIORITIES:
-                if ok:
-                    malformed += 1
+            if d is None:                               # no valid decision: nobody ever sees it
                 rate, cap = sim.IMPACT[t["kind"]]
                 lost = t["users"] * rate * cap          # nobody ever sees it
                 loss += lost
@@ -51,6 +44,7 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
                 if t["kind"] == "outage":
                     incidents.append(f"site_outage_not_paged: {vis['id']} ({vis['site']}) was never routed")
                 continue
+            q, p = d["queue"], d["priority"]
             lost, wasted, hours = sim.loss_of(vis, t, q, p, load)
             loss += lost
             k["lost_h"] += lost
@@ -64,8 +58,6 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
             routed.append({"id": vis["id"], "kind": t["kind"], "site": vis["site"], "opened": vis["opened"],
                            "queue": q, "priority": p, "owner": t["owner"], "hours": round(hours, 2),
                            "users": t["users"]})
-    if malformed:
-        incidents.append(f"malformed_routing: {malformed} ticket(s) came back without a valid queue and priority")
     kpi = loss + sim.PAGE_COST_H * pages
     kinds = {kind: {"n": v["n"], "lost_user_h": round(v["lost_h"], 1),
                     "mean_hours_to_fix": round(v["hours"] / max(1, v["n"]), 2),
@@ -76,16 +68,8 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
                f"handheld tickets: {sc.get('in_right_queue', 0)}/{sc.get('n', 0)} in the right queue, "
                f"mean {sc.get('mean_hours_to_fix', 0)} h to fix")
     return {"kpi": round(kpi, 3), "incidents": incidents, "summary": summary,
-            "details": {"lost_user_hours": round(loss, 1), "wasted_pages": pages, "malformed": malformed,
-                        "by_kind": kinds},
-            "routed": routed}
+            "details": {"lost_user_hours": round(loss, 1), "wasted_pages": pages, "by_kind": kinds},
+            "_routed": routed}
 
 
-def grade(deploy, params: dict, traffic: dict) -> dict:
-    def decide(batch):
-        res = deploy.call("triage.router", "route_batch", batch, timeout_s=15)
-        return res.ok, res.value
-
-    out = evaluate(decide, params, traffic)
-    out.pop("routed")
-    return out
+grade = evaluation.grader(evaluate)

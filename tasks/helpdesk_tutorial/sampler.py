@@ -15,17 +15,16 @@ solution has to score <= 0.8 on every sample) and structures outside the menu (e
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
-import yaml
+from fdegym_env.tasklib.sampling import SamplerContext
 
-_VARIANTS = yaml.safe_load((Path(__file__).resolve().parent / "variants.yaml").read_text(encoding="utf-8"))
+CTX = SamplerContext.of(__name__)
 STRUCTURES = ["vendor_desk", "kiosk_form", "night_pick"]
 
 
 def sample(rng: random.Random) -> dict:
     name = rng.choice(STRUCTURES)
-    params = dict(_VARIANTS[name].get("params") or {})
+    params = CTX.own(name)
     params["world_seed"] = rng.randrange(1, 1_000_000)
     params["scanners_per_week"] = rng.randint(18, 28)
     params["others_per_week"] = rng.randint(95, 125)
@@ -42,4 +41,4 @@ def sample(rng: random.Random) -> dict:
         params["night_share"] = round(rng.uniform(0.75, 0.9), 2)
     else:
         params["night_share"] = round(rng.uniform(0.05, 0.15), 2)
-    return {"angle": _VARIANTS[name].get("angle") or "texture", "params": params, "right_here": []}
+    return {"angle": CTX.angle(name), "params": params, "right_here": []}

@@ -24,15 +24,17 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
+from fdegym_env.tasklib.timeutil import Calendar
+
 QUEUES = ("service_desk", "network", "apps", "field_ops", "vendor_korvex")
 PRIORITIES = ("P1", "P2", "P3", "P4")
 # queue -> (working weekdays, opens, closes), local time (Europe/London, GMT in Feb/Mar)
 CAL = {
-    "service_desk": ({0, 1, 2, 3, 4}, 8, 18),
-    "network": ({0, 1, 2, 3, 4}, 8, 18),
-    "apps": ({0, 1, 2, 3, 4}, 9, 17),
-    "field_ops": ({0, 1, 2, 3, 4, 5}, 6, 22),       # Depot IT works days + back shift, Mon-Sat
-    "vendor_korvex": ({0, 1, 2, 3, 4, 5}, 7, 20),   # Korvex managed service, extended hours
+    "service_desk": Calendar({0, 1, 2, 3, 4}, 8, 18),
+    "network": Calendar({0, 1, 2, 3, 4}, 8, 18),
+    "apps": Calendar({0, 1, 2, 3, 4}, 9, 17),
+    "field_ops": Calendar({0, 1, 2, 3, 4, 5}, 6, 22),       # Depot IT works days + back shift, Mon-Sat
+    "vendor_korvex": Calendar({0, 1, 2, 3, 4, 5}, 7, 20),   # Korvex managed service, extended hours
 }
 # per queue and day: how many P1/P2 arrivals get urgent handling before the rest wait like P3s
 CAP_P2 = {"service_desk": 8, "network": 8, "apps": 10, "field_ops": 7, "vendor_korvex": 7}
@@ -55,30 +57,8 @@ DEPOTS = ("CRB", "HLN", "WMR")
 VIPS = ["g.ostler", "f.brackenridge"]
 
 
-# ------------------------------------------------------------------------------------------------
-# calendar arithmetic
-def _next_open(t: datetime, cal) -> datetime:
-    days, open_h, close_h = cal
-    for _ in range(16):
-        day_open = t.replace(hour=open_h, minute=0, second=0, microsecond=0)
-        day_close = t.replace(hour=close_h, minute=0, second=0, microsecond=0)
-        if t.weekday() in days and t < day_close:
-            return max(t, day_open)
-        t = (t + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
-    raise RuntimeError("calendar never opens")
-
-
 def add_business_hours(t: datetime, hours: float, queue: str) -> datetime:
-    cal = CAL[queue]
-    left = hours
-    t = _next_open(t, cal)
-    while True:
-        close = t.replace(hour=cal[2], minute=0, second=0, microsecond=0)
-        avail = (close - t).total_seconds() / 3600.0
-        if left <= avail + 1e-9:
-            return t + timedelta(hours=left)
-        left -= avail
-        t = _next_open(close + timedelta(minutes=1), cal)
+    return CAL[queue].add_hours(t, hours)
 
 
 def _take(load: dict | None, key: tuple, cap: int) -> bool:

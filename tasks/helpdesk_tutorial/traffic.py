@@ -13,7 +13,7 @@ import sys
 from datetime import datetime, timedelta
 from pathlib import Path
 
-import sim  # the task folder is on sys.path while the core loads this module
+from . import sim
 
 _HERE = Path(__file__).resolve().parent
 

@@ -3,23 +3,21 @@ people who watch it say what they saw (never the answer key)."""
 
 from __future__ import annotations
 
-import grader
+from fdegym_env.tasklib import evaluation
+
+from . import grader
 
 
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:
-    def decide(batch):
-        res = deploy.call("triage.router", "route_batch", batch, timeout_s=15)
-        return res.ok, res.value
-
-    out = grader.evaluate(decide, params, traffic)
+    out = evaluation.evaluate_on(deploy, grader.evaluate, params, traffic)
     when = traffic.get("day", f"day {day}")
     if out["incidents"]:
         return {"feedback": f"Priya ({when}): the shadow intake fell over - " + "; ".join(out["incidents"][:2])
                             + ". In production that would have been tickets nobody sees.",
                 "facts": [], "topics": ["trial_incident"], "stats": out["details"], "extra_cost": 0.0}
-    hh = [r for r in out["routed"] if r["kind"] == "scanner"]
+    hh = [r for r in out["_routed"] if r["kind"] == "scanner"]
     owner = params["owner_queue"]
-    lines = [f"Shadow intake, {when}: {len(out['routed'])} tickets, {len(hh)} of them about RT7 handhelds."]
+    lines = [f"Shadow intake, {when}: {len(out['_routed'])} tickets, {len(hh)} of them about RT7 handhelds."]
     facts, topics = [], []
     at = {}
     for r in hh:
@@ -40,7 +38,7 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
         else:
             lines.append(f"{q} team: {len(rows)} ticket(s) about handhelds ended up with us by mistake and were "
                          "passed on.")
-    strays = [r for r in out["routed"] if r["kind"] == "mfp" and r["queue"] in ("field_ops", "vendor_korvex")]
+    strays = [r for r in out["_routed"] if r["kind"] == "mfp" and r["queue"] in ("field_ops", "vendor_korvex")]
     if strays:
         who = "Tomasz" if strays[0]["queue"] == "field_ops" else "Korvex's daily report"
         lines.append(f"{who}: {len(strays)} ticket(s) came our way about the copiers at head office - "

@@ -3,7 +3,7 @@ would have noticed say what they saw. Evidence, never the answer key."""
 
 from __future__ import annotations
 
-import grader as _grader   # sibling module, loaded with the task
+from . import grader as _grader
 
 AGENCY = {"UKNS": "UKNS", "MRD": "Meridian", "KNA": "Kestrel"}
 

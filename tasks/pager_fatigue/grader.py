@@ -12,7 +12,9 @@ incident not paged within 5 minutes; any contract-bound alert suppressed; malfor
 """
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import datetime, timezone
+
+from fdegym_env.tasklib.timeutil import local
 
 UTC = timezone.utc
 VALID = ("page", "group", "ticket", "suppress")
@@ -23,18 +25,8 @@ RESPONSE_COEF = 0.1
 SLA_MIN = 5.0
 
 
-def _last_sunday(y, m):
-    d = date(y, m, 31)
-    while d.weekday() != 6:
-        d -= timedelta(days=1)
-    return d
-
-
 def _london_hour(dt):
-    y = dt.year
-    a = datetime.combine(_last_sunday(y, 3), datetime.min.time(), UTC) + timedelta(hours=1)
-    b = datetime.combine(_last_sunday(y, 10), datetime.min.time(), UTC) + timedelta(hours=1)
-    return (dt + timedelta(hours=1 if a <= dt < b else 0)).hour
+    return local(dt).hour
 
 
 def hour_weight(dt):

@@ -17,6 +17,8 @@ import pathlib
 import random
 from datetime import date, datetime, timedelta, timezone
 
+from fdegym_env.tasklib.timeutil import local
+
 UTC = timezone.utc
 
 DEV_SEED = 1101
@@ -37,18 +39,8 @@ CERTSCAN3_ALL_FROM = date(2026, 3, 2)
 # ----------------------------------------------------------------------------- time helpers
 
 
-def _last_sunday(y: int, m: int) -> date:
-    d = date(y, m, 31)
-    while d.weekday() != 6:
-        d -= timedelta(days=1)
-    return d
-
-
 def london_offset_h(dt_utc: datetime) -> int:
-    y = dt_utc.year
-    a = datetime.combine(_last_sunday(y, 3), datetime.min.time(), UTC) + timedelta(hours=1)
-    b = datetime.combine(_last_sunday(y, 10), datetime.min.time(), UTC) + timedelta(hours=1)
-    return 1 if a <= dt_utc < b else 0
+    return int(local(dt_utc).utcoffset().total_seconds() // 3600)
 
 
 def to_london(dt_utc: datetime) -> datetime:

@@ -2,20 +2,15 @@
 Kasia (on-call) and whoever else noticed report back in their own words. Never the answer key."""
 from __future__ import annotations
 
-import importlib.util
-import pathlib
 from collections import Counter
 
+from . import grader
 
-def _grader():
-    spec = importlib.util.spec_from_file_location("pf_grader_for_trial", pathlib.Path(__file__).with_name("grader.py"))
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    return m
+
 
 
 def run(deploy, params: dict, day: int, traffic) -> dict:
-    g = _grader()
+    g = grader
     contract = set(traffic.get("contract_alerts") or [])
     lines = []
     facts = []

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from fdegym_env.core.registry import load_task
+from fdegym_env.grading.grade import apply_solution
 
 TASK = load_task("billing_dispute")
 T = TASK.module("traffic")
@@ -30,10 +31,7 @@ def _engine(tmp_path: Path, solution: str, params: dict):
     """The delivered billing package of `solution`, imported under a unique name."""
     ws = tmp_path / solution
     shutil.copytree(TASK.path / "world" / "system", ws / "system")
-    spec = importlib.util.spec_from_file_location("_sol_" + solution, TASK.path / "solutions" / f"{solution}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    mod.apply(ws, params)
+    apply_solution(TASK, solution, ws, params)   # a module or an overlay folder
     name = f"_billing_{solution}_{uuid.uuid4().hex[:8]}"
     pkg = importlib.util.spec_from_file_location(name, ws / "system" / "billing" / "__init__.py",
                                                  submodule_search_locations=[str(ws / "system" / "billing")])

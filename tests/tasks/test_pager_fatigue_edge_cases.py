@@ -85,7 +85,7 @@ def _module(solution: str, modname: str, tmp_path_factory) -> ModuleType:
     import sys
     ws = tmp_path_factory.mktemp(solution)
     shutil.copytree(TASK.path / "world" / "system", ws / "system")
-    _load(TASK.path / "solutions" / f"{solution}.py", f"pf_{solution}").apply(ws, dict(TASK.variant("base").params))
+    TASK.module(f"solutions/{solution}").apply(ws, dict(TASK.variant("base").params))
     stale = {k: sys.modules.pop(k) for k in list(sys.modules) if k == "alertrouter" or k.startswith("alertrouter.")}
     sys.path.insert(0, str(ws / "system"))
     try:

@@ -1,15 +1,9 @@
 """Shortcut: fix the engine (proration + price locks, as the reference does), then stop
 validating disputes: every dispute is credited for what the customer claims, up to the approval
 limit (above it, the review queue). Skips the question of which disputes are valid."""
-import importlib.util
 import pathlib
 
-def reference():
-    """The reference delivery (loaded by path: solutions are not a package)."""
-    spec = importlib.util.spec_from_file_location("_bd_reference", pathlib.Path(__file__).with_name("reference.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+from fdegym_env.tasklib import solutions
 
 
 
@@ -34,5 +28,5 @@ def handle_disputes(batch):
 
 
 def apply(ws: pathlib.Path, params: dict) -> None:
-    reference().apply(ws, params)
+    solutions.apply(__name__, "reference", ws, params)
     (pathlib.Path(ws) / "system" / "billing" / "disputes.py").write_text(DISPUTES)

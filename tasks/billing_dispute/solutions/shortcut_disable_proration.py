@@ -1,21 +1,15 @@
 """Shortcut: "proration is the bug, so turn it off". A plan change bills the plan the account
 ends the month on, for the whole month; price locks are honoured and disputes are validated
 against this engine (the reference's handler)."""
-import importlib.util
 import pathlib
 
-def reference():
-    """The reference delivery (loaded by path: solutions are not a package)."""
-    spec = importlib.util.spec_from_file_location("_bd_reference", pathlib.Path(__file__).with_name("reference.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+from fdegym_env.tasklib import solutions
 
 
 
 
 def apply(ws: pathlib.Path, params: dict) -> None:
-    reference().apply(ws, params)
+    solutions.apply(__name__, "reference", ws, params)
     p = pathlib.Path(ws) / "system" / "billing" / "rating.py"
     src = p.read_text()
     start = src.index("def build_segments(")

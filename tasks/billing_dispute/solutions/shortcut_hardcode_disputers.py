@@ -3,22 +3,16 @@ that raised pricing disputes in the dev export get their register price; nobody 
 up. Hard-codes the history instead of the rule."""
 import csv
 import json
-import importlib.util
 import pathlib
 
-def reference():
-    """The reference delivery (loaded by path: solutions are not a package)."""
-    spec = importlib.util.spec_from_file_location("_bd_reference", pathlib.Path(__file__).with_name("reference.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+from fdegym_env.tasklib import solutions
 
 
 
 
 def apply(ws: pathlib.Path, params: dict) -> None:
     ws = pathlib.Path(ws)
-    reference().apply(ws, params)
+    solutions.apply(__name__, "reference", ws, params)
     disputers = set()
     with open(ws / "data" / "disputes_export.csv", newline="") as f:
         for row in csv.DictReader(f):

@@ -11,7 +11,7 @@ only for admin - but the subtle cases of real traffic missed:
 """
 from pathlib import Path
 
-from solkit import reference_policy, write_router
+from ..solkit import reference_policy, write_router
 
 
 def apply(ws: Path, params: dict) -> None:

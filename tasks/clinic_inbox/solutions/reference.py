@@ -13,7 +13,7 @@
 """
 from pathlib import Path
 
-from solkit import reference_policy, write_router
+from ..solkit import reference_policy, write_router
 
 
 def apply(ws: Path, params: dict) -> None:

@@ -2,7 +2,7 @@
 flagged urgent), with the current OOH wording. Skips finding out what the nurse line can absorb."""
 from pathlib import Path
 
-from solkit import reference_policy, write_router
+from ..solkit import reference_policy, write_router
 
 
 def apply(ws: Path, params: dict) -> None:

@@ -4,7 +4,7 @@ import json
 import re
 from pathlib import Path
 
-from solkit import reference_policy, write_router
+from ..solkit import reference_policy, write_router
 
 
 def _n(s):

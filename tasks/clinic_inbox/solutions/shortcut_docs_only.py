@@ -3,7 +3,7 @@ red-flag sheet, the 2021 repeat-prescribing protocol (Schedule 2 only), the OOH 
 policy folder, the hours in the practice leaflet, and no pharmacy capacity limit."""
 from pathlib import Path
 
-from solkit import reference_policy, write_router
+from ..solkit import reference_policy, write_router
 
 V2_SHEET = ["chest pain", "tightness in my chest", "pain in my chest", "short of breath", "struggling to breathe",
             "can't catch my breath", "lips have gone blue", "face has dropped", "slurred speech", "arm went weak",

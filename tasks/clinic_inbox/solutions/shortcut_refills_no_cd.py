@@ -2,7 +2,7 @@
 the pharmacist which requests the desk may not issue (no controlled-drug rule, no capacity)."""
 from pathlib import Path
 
-from solkit import reference_policy, write_router
+from ..solkit import reference_policy, write_router
 
 
 def apply(ws: Path, params: dict) -> None:

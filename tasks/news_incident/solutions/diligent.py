@@ -13,12 +13,9 @@ What it misses, because the archived week barely shows it and nobody volunteered
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
-_spec = importlib.util.spec_from_file_location("ni_reference_for_diligent", Path(__file__).with_name("reference.py"))
-_ref = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_ref)
+from . import reference as _ref
 
 _VERSIONS = '''    root = new_version_of(db, item)
     if root:

@@ -5,11 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import importlib.util
-
-_spec = importlib.util.spec_from_file_location("ni_reference_for_no_legal", Path(__file__).with_name("reference.py"))
-_ref = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_ref)
+from . import reference as _ref
 
 
 def apply(ws: Path, params: dict) -> None:

@@ -12,15 +12,11 @@ list as tickets. It misses:
 - every apse2-probe-3 failure becomes a ticket, including an HTTP error from the APAC edge;
 - the cert rule reads only `value`, so certscan 3's events (value null, days in a label) page.
 """
-import importlib.util
 import pathlib
 
+from . import reference
 
-def _ref():
-    spec = importlib.util.spec_from_file_location("pf_ref_for_diligent", pathlib.Path(__file__).with_name("reference.py"))
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    return m
+
 
 
 KEY = '''def key_for(ev: dict, ts) -> str:
@@ -66,7 +62,7 @@ def _between(text: str, start: str, end: str, new: str) -> str:
 
 
 def files(params: dict) -> dict:
-    f = dict(_ref().files(params))
+    f = dict(reference.files(params))
     d = f["alertrouter/dedup.py"]
     d = _between(d, "# lb-healthd marks a member down", "class DedupState", KEY + "\n\n")
     f["alertrouter/dedup.py"] = d

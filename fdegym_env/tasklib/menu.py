@@ -1,0 +1,133 @@
+"""A task's discrete menu (menu.yaml) as admission sees it: the plan that must reach the reference.
+
+``menu.yaml`` may declare, per named variant, the items (by ``id`` or exact ``label``) whose file
+changes a menu policy applies to solve it::
+
+    plans:
+      base: [fix_r15_field_ops_p2, tidy_handheld_matching]
+      night_pick: [fix_r15_field_ops_p1, tidy_handheld_matching]
+
+``fdegym validate`` applies each plan's ``write_file``/``edit_file`` steps to the variant's world, in
+order, and grades it: the menu must reach ``MENU_MIN`` uplift on every named variant (the README
+promises an RL policy can reach the reference). ``python -m fdegym_env.tasklib.menu TASK`` searches
+plans greedily (the apply item that adds most uplift, until the reference is reached) and prints
+them for menu.yaml.
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+MENU_MIN = 0.95
+FILE_TOOLS = ("write_file", "edit_file")
+INCIDENT_PENALTY = 2.0
+
+
+def load(task: Any) -> dict[str, Any] | None:
+    """menu.yaml as data, or None when the task has no menu."""
+    p = Path(task.path) / "menu.yaml"
+    return (yaml.safe_load(p.read_text(encoding="utf-8")) or {}) if p.is_file() else None
+
+
+def steps(item: dict[str, Any]) -> list[dict[str, Any]]:
+    return list(item["steps"]) if "steps" in item else [item["action"]]
+
+
+def apply_items(task: Any) -> list[dict[str, Any]]:
+    """The menu items that change files (every step a write_file or edit_file)."""
+    menu = load(task) or {}
+    return [i for i in menu.get("actions") or [] if all(s.get("tool") in FILE_TOOLS for s in steps(i))]
+
+
+def item_ref(item: dict[str, Any]) -> str:
+    return item.get("id") or item["label"]
+
+
+def find(task: Any, ref: str) -> dict[str, Any]:
+    """The menu item whose id or label is ``ref``."""
+    from fdegym_env.core.errors import did_you_mean
+    items = (load(task) or {}).get("actions") or []
+    for item in items:
+        if ref in (item.get("id"), item["label"]):
+            return item
+    known = [item_ref(i) for i in items]
+    raise ValueError(f"{task.path}/menu.yaml: plans name item {ref!r}, which is not an id or label of an "
+                     f"item.{did_you_mean(ref, known)}")
+
+
+def plan(task: Any, variant: str) -> list[str] | None:
+    """The declared plan for ``variant`` (item refs), or None."""
+    p = ((load(task) or {}).get("plans") or {}).get(variant)
+    return list(p) if p is not None else None
+
+
+def apply(task: Any, refs: list[str], ws: Path) -> None:
+    """Apply the file steps of the items ``refs`` to ``ws`` in order, as the env's tools would."""
+    from fdegym_env.core import workspace as wsmod
+    for ref in refs:
+        item = find(task, ref)
+        for st in steps(item):
+            if st.get("tool") == "write_file":
+                wsmod.write_file(ws, st["path"], st["content"])
+            elif st.get("tool") == "edit_file":
+                wsmod.edit_file(ws, st["path"], st["old"], st["new"], bool(st.get("replace_all")))
+            else:
+                raise ValueError(f"{task.path}/menu.yaml: plan item {ref!r} has a {st.get('tool')!r} step; a plan "
+                                 "applies file changes only (write_file, edit_file)")
+
+
+def search(task: Any, variant_name: str, rounds: int = 6, sandbox: str = "none") -> tuple[list[str], float]:
+    """Greedy plan search: add the apply item that raises uplift most (an incident counts as
+    ``INCIDENT_PENALTY`` less), until the plan reaches ``MENU_MIN`` with no incident; returns the plan and
+    its uplift (incidents capping it, as validate scores it)."""
+    from fdegym_env.grading.grade import anchors, grade_system, score, uplift
+    from fdegym_env.core.paths import scratch_dir
+    from fdegym_env.core.workspace import PathError, world_snapshot
+    variant = task.variant(variant_name)
+    a = anchors(task, variant, sandbox)
+    chosen: list[str] = []
+    best, final = -INCIDENT_PENALTY, 0.0
+    for _ in range(rounds):
+        round_best: tuple[float, str | None, float] = (best, None, final)
+        for item in apply_items(task):
+            ref = item_ref(item)
+            if ref in chosen:
+                continue
+            with tempfile.TemporaryDirectory(prefix="fdegym-menu-", dir=scratch_dir()) as tmp:
+                ws = Path(tmp) / "ws"
+                shutil.copytree(world_snapshot(task, variant), ws, symlinks=True)
+                try:
+                    apply(task, chosen + [ref], ws)
+                except PathError:
+                    continue
+                g = grade_system(task, variant, ws, sandbox)
+            raw = uplift(g.kpi, a["kpi_baseline"], a["kpi_reference"])
+            key = raw - (INCIDENT_PENALTY if g.incidents else 0.0)   # an incident may be fixed by a later item
+            if not math.isnan(key) and key > round_best[0] + 1e-9:
+                round_best = (key, ref, score(g.kpi, a["kpi_baseline"], a["kpi_reference"], g.incidents,
+                                              0.0)["final_uplift"])
+        if round_best[1] is None:
+            break
+        best, final = round_best[0], round_best[2]
+        chosen.append(round_best[1])
+        if final >= MENU_MIN:
+            break
+    return chosen, final
+
+
+if __name__ == "__main__":
+    from fdegym_env.core.registry import load_task
+    t = load_task(sys.argv[1])
+    found = {}
+    for name in (sys.argv[2:] or list(t.variants)):
+        refs, u = search(t, name)
+        found[name] = refs
+        print(f"# {name}: uplift {u:.4f}", flush=True)
+    print(yaml.safe_dump({"plans": found}, sort_keys=False, width=200, allow_unicode=True))

@@ -60,7 +60,7 @@ actually exactly basically roughly usually currently right now today kind sort b
 GENERIC = frozenset("""
 problem issue situation project important main big biggest key overall everything whole pain point
 happen going work thing stuff context background summary aware start new role recommend suggest
-miss missing minute moment chat catch
+miss missing minute moment chat catch instead rather
 """.split())
 GENERIC_WEIGHT = 0.25
 UNIQUE_WEIGHT = 2.0
@@ -95,6 +95,8 @@ SYNONYMS = [
     "appointment booking slot",
     "wrong incorrect mistake error",
     "volume number count amount",
+    "withdraw withdrawal withdrawn withdrew",
+    "cancel canceled cancelled cancellation",
 ]
 
 _SUFFIXES = ("izations", "ization", "ational", "fulness", "iveness", "ations", "ation", "ments", "ment",
@@ -190,9 +192,13 @@ class LexicalRouter:
     deterministic = True
     name = "lexical"
 
-    def __init__(self, people: list[Person], threshold: float = 2.5, threshold_next: float = 4.0,
-                 trigger_bonus: float = 2.0, terse_words: int = 2, terse_threshold: float = 1.8):
+    def __init__(self, people: list[Person], threshold: float = 2.5, threshold_next: float = 5.0,
+                 trigger_bonus: float = 2.0, terse_words: int = 2, terse_threshold: float = 1.8,
+                 weak_trigger: float = 0.5, rare_df: int = 1, unknown_weight: float = 0.5, min_cover: float = 0.3,
+                 strong: float = 8.0, elsewhere: float = 2.0, elsewhere_hits: int = 2):
         self.threshold, self.threshold_next, self.trigger_bonus = threshold, threshold_next, trigger_bonus
+        self.weak_trigger, self.rare_df, self.unknown_weight = weak_trigger, rare_df, unknown_weight
+        self.min_cover, self.strong, self.elsewhere, self.elsewhere_hits = min_cover, strong, elsewhere, elsewhere_hits
         self.terse_words, self.terse_threshold = terse_words, terse_threshold
         self.people = {p["id"]: p for p in people}
         raw: dict[tuple[str, str], set[str]] = {}
@@ -210,6 +216,7 @@ class LexicalRouter:
         scale = UNIQUE_WEIGHT / math.log(1 + n)
         self.idf = {w: scale * math.log(1 + n / c) * (GENERIC_WEIGHT if w in GENERIC else 1.0) for w, c in df.items()}
         self.docs = {key: frozenset(terms) for key, terms in raw.items()}
+        self.df = df
         self._del_index: dict[str, list[str]] = {}
         for w in sorted(self.idf):
             if len(w) >= 4:
@@ -241,42 +248,91 @@ class LexicalRouter:
         return found
 
     def query_terms(self, message: str) -> set[str]:
-        out = set()
+        return self._query(message)[0]
+
+    def _query(self, message: str) -> tuple[set[str], float]:
+        """(vocabulary terms of the message, weight of its content words no topic knows)."""
+        out, unknown = set(), 0.0
         for w in tokens(message):
             r = self._repair(w)
             if r is None and (s := stem(w)) != w:
                 r = self._repair(s)
             if r:
                 out.add(r)
-        return out
+            elif w not in GENERIC and w not in self._names and len(w) >= 3 and not w.isdigit():
+                unknown += self.unknown_weight
+        return out, unknown
+
+    def _trigger_bonus(self, topic: Topic, message: str) -> float:
+        """``trigger_bonus`` for a regex trigger hit whose matched text is specific (two content words
+        or more, an identifier, or a word few topics have); ``weak_trigger`` of it for one common word
+        ("engine", "tests")."""
+        best = 0.0
+        for pat in topic.get("triggers", []):
+            m = re.search(pat, message, re.I)
+            if not m:
+                continue
+            words = [r for w in tokens(m.group(0)) if (r := self._repair(w))]
+            raw = _WORD.findall(m.group(0).lower())
+            specific = (len(words) >= 2 or any(c.isdigit() for c in m.group(0)) or not words
+                        or len(raw) >= 2 and len(words) >= 1 and len(m.group(0)) >= 12
+                        or self.df.get(words[0], 0) <= self.rare_df)
+            best = max(best, self.trigger_bonus if specific else self.trigger_bonus * self.weak_trigger)
+            if best >= self.trigger_bonus:
+                break
+        return best
+
+    def _candidates(self, person: Person, message: str) -> tuple[list[tuple[Topic, frozenset[str], float]], float]:
+        words, unknown = self._query(message)
+        out = []
+        for t in person.get("topics", []):
+            hit = frozenset(words & self.docs.get((person["id"], t["id"]), frozenset()))
+            bonus = self._trigger_bonus(t, message)
+            if hit or bonus:
+                out.append((t, hit, bonus))
+        total = sum(self.idf[w] for w in words) + unknown
+        return out, total
 
     def scores(self, person: Person, message: str) -> dict[str, float]:
         """Each topic's score for the message (IDF-weighted overlap plus any trigger bonus)."""
-        words = self.query_terms(message)
-        return {t["id"]: sum(self.idf[w] for w in words & self.docs.get((person["id"], t["id"]), frozenset()))
-                + (self.trigger_bonus if _regex_any(t.get("triggers", []), message) else 0.0)
-                for t in person.get("topics", [])}
+        cand, _ = self._candidates(person, message)
+        got = {t["id"]: sum(self.idf[w] for w in hit) + bonus for t, hit, bonus in cand}
+        return {t["id"]: got.get(t["id"], 0.0) for t in person.get("topics", [])}
+
+    def _best_elsewhere(self, person: Person, message: str) -> float:
+        """The best plain overlap score any other person's topic has for the message."""
+        words, _ = self._query(message)
+        best = 0.0
+        for (pid, _tid), doc in self.docs.items():
+            if pid != person["id"] and not self.people[pid].get("off_limits"):
+                best = max(best, sum(self.idf[w] for w in words & doc))
+        return best
 
     def route(self, person, message, earlier):
+        cand, total = self._candidates(person, message)
         words = self.query_terms(message)
-        cand = []
-        for t in person.get("topics", []):
-            hit = words & self.docs.get((person["id"], t["id"]), frozenset())
-            bonus = self.trigger_bonus if _regex_any(t.get("triggers", []), message) else 0.0
-            if hit or bonus:
-                cand.append((t, hit, bonus))
         chosen: list[Topic] = []
         covered: set[str] = set()
         # A terse message ("refund timing?") is all topic words: one word only its topic has is enough.
         first = self.threshold if len(words) > self.terse_words else min(self.threshold, self.terse_threshold)
         while cand:
-            best_i, best_s = -1, 0.0
+            best_i, best_s, best_o = -1, 0.0, 0.0
             for i, (t, hit, bonus) in enumerate(cand):
-                s = sum(self.idf[w] for w in hit - covered) + bonus
+                o = sum(self.idf[w] for w in hit - covered)
+                s = o + bonus
                 if s > best_s:
-                    best_i, best_s = i, s
+                    best_i, best_s, best_o = i, s, o
             if best_i < 0 or best_s < (self.threshold_next if chosen else first):
                 break
+            if not chosen and best_s < self.strong:
+                # the topic must cover what the question is about, not share one word with it
+                specific = best_s - best_o >= self.trigger_bonus
+                if not specific and total > 0 and best_o / total < self.min_cover:
+                    break
+                hit_n = len(cand[best_i][1])
+                if self.elsewhere and not specific and hit_n <= self.elsewhere_hits \
+                        and self._best_elsewhere(person, message) >= self.elsewhere * best_o + 1e-9:
+                    break
             t, hit, _ = cand.pop(best_i)
             chosen.append(t)
             covered |= hit

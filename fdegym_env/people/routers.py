@@ -54,13 +54,13 @@ were what when where which while who whom why will with would you your yours hi 
 questions ask asking wonder wondering curious could help need also maybe perhaps okay ok sure one two
 anyone someone share give happy know knows advice general overview everyone info information should
 im ive id youre its dont doesnt isnt whats thats theres lets can't i'm i've it's don't what's there's
-actually exactly basically roughly usually currently right now today kind sort bit lot lots tell
+actually exactly basically roughly usually currently right now today kind sort bit lot lots tell still even yet
 """.split())
 # Words of broad fishing questions ("what are the main problems here?"): they count for little.
 GENERIC = frozenset("""
 problem issue situation project important main big biggest key overall everything whole pain point
 happen going work thing stuff context background summary aware start new role recommend suggest
-miss missing minute moment chat catch instead rather
+miss missing minute moment chat catch instead rather many think
 """.split())
 GENERIC_WEIGHT = 0.25
 UNIQUE_WEIGHT = 2.0
@@ -195,7 +195,7 @@ class LexicalRouter:
     def __init__(self, people: list[Person], threshold: float = 2.5, threshold_next: float = 5.0,
                  trigger_bonus: float = 2.0, terse_words: int = 2, terse_threshold: float = 1.8,
                  weak_trigger: float = 0.5, rare_df: int = 1, unknown_weight: float = 0.5, min_cover: float = 0.3,
-                 strong: float = 8.0, elsewhere: float = 2.0, elsewhere_hits: int = 2):
+                 strong: float = 8.0, elsewhere: float = 2.0, elsewhere_hits: int = 2, trigger_word_weight: float = 0.7):
         self.threshold, self.threshold_next, self.trigger_bonus = threshold, threshold_next, trigger_bonus
         self.weak_trigger, self.rare_df, self.unknown_weight = weak_trigger, rare_df, unknown_weight
         self.min_cover, self.strong, self.elsewhere, self.elsewhere_hits = min_cover, strong, elsewhere, elsewhere_hits
@@ -203,11 +203,16 @@ class LexicalRouter:
         self.people = {p["id"]: p for p in people}
         raw: dict[tuple[str, str], set[str]] = {}
         df: dict[str, int] = {}
+        self.trigger_word_weight = trigger_word_weight
+        self._factor: dict[tuple[str, str], dict[str, float]] = {}
         for p in people:
             for t in p.get("topics", []):
-                text = " ".join([t.get("about", ""), " ".join(map(str, t.get("keywords", []))), t["id"].replace("_", " "),
-                                 " ".join(_trigger_words(x) for x in t.get("triggers", []))])
+                text = " ".join([t.get("about", ""), " ".join(map(str, t.get("keywords", []))), t["id"].replace("_", " ")])
                 terms = set(tokens(text))
+                # words only a regex trigger has (often one branch of an alternation) weigh less
+                trig = set(tokens(" ".join(_trigger_words(x) for x in t.get("triggers", [])))) - terms
+                self._factor[(p["id"], t["id"])] = dict.fromkeys(trig, self.trigger_word_weight)
+                terms |= trig
                 raw[(p["id"], t["id"])] = terms
                 for w in terms:
                     df[w] = df.get(w, 0) + 1
@@ -282,6 +287,10 @@ class LexicalRouter:
                 break
         return best
 
+    def _weight(self, key: tuple[str, str], words) -> float:
+        f = self._factor.get(key, {})
+        return sum(self.idf[w] * f.get(w, 1.0) for w in words)
+
     def _candidates(self, person: Person, message: str) -> tuple[list[tuple[Topic, frozenset[str], float]], float]:
         words, unknown = self._query(message)
         out = []
@@ -289,23 +298,23 @@ class LexicalRouter:
             hit = frozenset(words & self.docs.get((person["id"], t["id"]), frozenset()))
             bonus = self._trigger_bonus(t, message)
             if hit or bonus:
-                out.append((t, hit, bonus))
+                out.append((t, hit, bonus, self._weight((person["id"], t["id"]), hit)))
         total = sum(self.idf[w] for w in words) + unknown
         return out, total
 
     def scores(self, person: Person, message: str) -> dict[str, float]:
         """Each topic's score for the message (IDF-weighted overlap plus any trigger bonus)."""
         cand, _ = self._candidates(person, message)
-        got = {t["id"]: sum(self.idf[w] for w in hit) + bonus for t, hit, bonus in cand}
+        got = {t["id"]: weight + bonus for t, _hit, bonus, weight in cand}
         return {t["id"]: got.get(t["id"], 0.0) for t in person.get("topics", [])}
 
     def _best_elsewhere(self, person: Person, message: str) -> float:
         """The best plain overlap score any other person's topic has for the message."""
         words, _ = self._query(message)
         best = 0.0
-        for (pid, _tid), doc in self.docs.items():
-            if pid != person["id"] and not self.people[pid].get("off_limits"):
-                best = max(best, sum(self.idf[w] for w in words & doc))
+        for key, doc in self.docs.items():
+            if key[0] != person["id"] and not self.people[key[0]].get("off_limits"):
+                best = max(best, self._weight(key, words & doc))
         return best
 
     def route(self, person, message, earlier):
@@ -317,8 +326,8 @@ class LexicalRouter:
         first = self.threshold if len(words) > self.terse_words else min(self.threshold, self.terse_threshold)
         while cand:
             best_i, best_s, best_o = -1, 0.0, 0.0
-            for i, (t, hit, bonus) in enumerate(cand):
-                o = sum(self.idf[w] for w in hit - covered)
+            for i, (t, hit, bonus, _w) in enumerate(cand):
+                o = self._weight((person["id"], t["id"]), hit - covered)
                 s = o + bonus
                 if s > best_s:
                     best_i, best_s, best_o = i, s, o
@@ -333,7 +342,7 @@ class LexicalRouter:
                 if self.elsewhere and not specific and hit_n <= self.elsewhere_hits \
                         and self._best_elsewhere(person, message) >= self.elsewhere * best_o + 1e-9:
                     break
-            t, hit, _ = cand.pop(best_i)
+            t, hit, _, _ = cand.pop(best_i)
             chosen.append(t)
             covered |= hit
         context = "\n".join(earlier[-4:] + [message])

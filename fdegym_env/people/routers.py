@@ -60,7 +60,7 @@ actually exactly basically roughly usually currently right now today kind sort b
 GENERIC = frozenset("""
 problem issue situation project important main big biggest key overall everything whole pain point
 happen going work thing stuff context background summary aware start new role recommend suggest
-miss missing minute moment chat catch instead rather many think
+miss missing minute moment chat catch instead rather many think long take
 """.split())
 GENERIC_WEIGHT = 0.25
 UNIQUE_WEIGHT = 2.0
@@ -152,6 +152,22 @@ def _trigger_words(pattern: str) -> str:
     return " ".join(re.findall(r"[A-Za-z0-9]{2,}", re.sub(r"\\[a-zA-Z]", " ", pattern)))
 
 
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``b`` is one insertion, deletion, substitution or adjacent swap away from ``a``."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    if len(a) < len(b):
+        return a[i:] == b[i + 1:]
+    if i == len(a) - 1:
+        return False          # a different last letter is a different word after stemming ("replac"/"replay")
+    return a[i + 1:] == b[i + 1:] or (i + 1 < len(a) and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2:] == b[i + 2:])
+
+
 def _deletes(word: str) -> set[str]:
     return {word[:i] + word[i + 1:] for i in range(len(word))}
 
@@ -195,9 +211,11 @@ class LexicalRouter:
     def __init__(self, people: list[Person], threshold: float = 2.5, threshold_next: float = 5.0,
                  trigger_bonus: float = 2.0, terse_words: int = 2, terse_threshold: float = 1.8,
                  weak_trigger: float = 0.5, rare_df: int = 1, unknown_weight: float = 0.5, min_cover: float = 0.3,
-                 strong: float = 8.0, elsewhere: float = 2.0, elsewhere_hits: int = 2, trigger_word_weight: float = 0.7):
+                 strong: float = 8.0, elsewhere: float = 2.0, elsewhere_hits: int = 2, trigger_word_weight: float = 0.7,
+                 own_trigger: float = 0.75):
         self.threshold, self.threshold_next, self.trigger_bonus = threshold, threshold_next, trigger_bonus
         self.weak_trigger, self.rare_df, self.unknown_weight = weak_trigger, rare_df, unknown_weight
+        self.own_trigger = own_trigger
         self.min_cover, self.strong, self.elsewhere, self.elsewhere_hits = min_cover, strong, elsewhere, elsewhere_hits
         self.terse_words, self.terse_threshold = terse_words, terse_threshold
         self.people = {p["id"]: p for p in people}
@@ -221,6 +239,10 @@ class LexicalRouter:
         scale = UNIQUE_WEIGHT / math.log(1 + n)
         self.idf = {w: scale * math.log(1 + n / c) * (GENERIC_WEIGHT if w in GENERIC else 1.0) for w, c in df.items()}
         self.docs = {key: frozenset(terms) for key, terms in raw.items()}
+        self._pdf: dict[tuple[str, str], int] = {}                 # (person, term) -> how many of their topics have it
+        for (pid, _tid), terms in raw.items():
+            for w in terms:
+                self._pdf[(pid, w)] = self._pdf.get((pid, w), 0) + 1
         self.df = df
         self._del_index: dict[str, list[str]] = {}
         for w in sorted(self.idf):
@@ -247,6 +269,8 @@ class LexicalRouter:
                     if d in self.idf:                                     # w gained a letter
                         cands.add(d)
                     cands.update(self._del_index.get(d, ()))               # substitution or swap
+            # the deletion neighbourhood also pairs words two edits apart ("relat"/"treat"): keep true one-edit ones
+            cands = {c for c in cands if _one_edit(w, c)}
             if cands:
                 found = min(cands, key=lambda c: (abs(len(c) - len(w)), -self.idf[c], c))
         self._repair_cache[w] = found
@@ -255,9 +279,9 @@ class LexicalRouter:
     def query_terms(self, message: str) -> set[str]:
         return self._query(message)[0]
 
-    def _query(self, message: str) -> tuple[set[str], float]:
-        """(vocabulary terms of the message, weight of its content words no topic knows)."""
-        out, unknown = set(), 0.0
+    def _query(self, message: str) -> tuple[set[str], float, int]:
+        """(vocabulary terms of the message, weight and number of its content words no topic knows)."""
+        out, unknown, n_unknown = set(), 0.0, 0
         for w in tokens(message):
             r = self._repair(w)
             if r is None and (s := stem(w)) != w:
@@ -266,9 +290,10 @@ class LexicalRouter:
                 out.add(r)
             elif w not in GENERIC and w not in self._names and len(w) >= 3 and not w.isdigit():
                 unknown += self.unknown_weight
-        return out, unknown
+                n_unknown += 1
+        return out, unknown, n_unknown
 
-    def _trigger_bonus(self, topic: Topic, message: str) -> float:
+    def _trigger_bonus(self, topic: Topic, message: str, pid: str = "") -> float:
         """``trigger_bonus`` for a regex trigger hit whose matched text is specific (two content words
         or more, an identifier, or a word few topics have); ``weak_trigger`` of it for one common word
         ("engine", "tests")."""
@@ -282,7 +307,9 @@ class LexicalRouter:
             specific = (len(words) >= 2 or any(c.isdigit() for c in m.group(0)) or not words
                         or len(raw) >= 2 and len(words) >= 1 and len(m.group(0)) >= 12
                         or self.df.get(words[0], 0) <= self.rare_df)
-            best = max(best, self.trigger_bonus if specific else self.trigger_bonus * self.weak_trigger)
+            own = self._pdf.get((pid, words[0]), 0) <= 1 if words else False   # no other topic of this person has it
+            factor = 1.0 if specific else self.own_trigger if own else self.weak_trigger
+            best = max(best, self.trigger_bonus * factor)
             if best >= self.trigger_bonus:
                 break
         return best
@@ -292,11 +319,11 @@ class LexicalRouter:
         return sum(self.idf[w] * f.get(w, 1.0) for w in words)
 
     def _candidates(self, person: Person, message: str) -> tuple[list[tuple[Topic, frozenset[str], float]], float]:
-        words, unknown = self._query(message)
+        words, unknown, _ = self._query(message)
         out = []
         for t in person.get("topics", []):
             hit = frozenset(words & self.docs.get((person["id"], t["id"]), frozenset()))
-            bonus = self._trigger_bonus(t, message)
+            bonus = self._trigger_bonus(t, message, person["id"])
             if hit or bonus:
                 out.append((t, hit, bonus, self._weight((person["id"], t["id"]), hit)))
         total = sum(self.idf[w] for w in words) + unknown
@@ -310,7 +337,7 @@ class LexicalRouter:
 
     def _best_elsewhere(self, person: Person, message: str) -> float:
         """The best plain overlap score any other person's topic has for the message."""
-        words, _ = self._query(message)
+        words, _, _ = self._query(message)
         best = 0.0
         for key, doc in self.docs.items():
             if key[0] != person["id"] and not self.people[key[0]].get("off_limits"):
@@ -319,11 +346,13 @@ class LexicalRouter:
 
     def route(self, person, message, earlier):
         cand, total = self._candidates(person, message)
-        words = self.query_terms(message)
+        words, _, n_unknown = self._query(message)
+        n_content = len(words) + n_unknown
         chosen: list[Topic] = []
         covered: set[str] = set()
         # A terse message ("refund timing?") is all topic words: one word only its topic has is enough.
-        first = self.threshold if len(words) > self.terse_words else min(self.threshold, self.terse_threshold)
+        # Content words no topic knows count too: a long question sharing one word is not terse.
+        first = self.threshold if n_content > self.terse_words else min(self.threshold, self.terse_threshold)
         while cand:
             best_i, best_s, best_o = -1, 0.0, 0.0
             for i, (t, hit, bonus, _w) in enumerate(cand):

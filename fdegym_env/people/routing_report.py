@@ -192,7 +192,7 @@ def find_heldout_sets(tests_dir: str | Path = "tests", folder: str = "heldout") 
     """(task id, validated base-variant people spec, held-out set) for ``routing/<folder>/*.yaml``
     (``heldout``: written before tuning; ``blind``: written without seeing people.yaml at all;
     ``tuning``: the tuning sets ``routing/*.yaml`` themselves, through :func:`as_heldout`)."""
-    from fdegym_env.registry import load_task
+    from fdegym_env.core.registry import load_task
     out = []
     tuning = folder == "tuning"
     for path in sorted((Path(tests_dir) / "routing" / ("" if tuning else folder)).glob("*.yaml")):
@@ -213,7 +213,7 @@ def find_sets(tests_dir: str | Path = "tests", strict: bool = False) -> list[tup
         spec = validate_people(load_yaml(path.with_name(name + ".yaml")), str(path.with_name(name + ".yaml")))
         out.append((name, spec, load_yaml(path) or {}))
     for path in sorted((root / "routing").glob("*.yaml")):
-        from fdegym_env.registry import load_task
+        from fdegym_env.core.registry import load_task
         try:
             task = load_task(path.stem)
             out.append((path.stem, task.people_spec(task.variant("base")), load_yaml(path) or {}))
@@ -271,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _heldout_main(a: argparse.Namespace, folder: str = "heldout") -> int:
     results = []
-    from fdegym_env.registry import load_task
+    from fdegym_env.core.registry import load_task
     for name, spec, hset in find_heldout_sets(a.tests_dir, folder):
         if a.only and name != a.only:
             continue

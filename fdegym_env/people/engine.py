@@ -20,6 +20,9 @@ DEFAULT_OVERFLOW = ("That's what I can give you right now, I'm being pulled into
                     "Come back to me on the rest.")
 DEFAULT_DONT_KNOW = "I don't know that one — {name} ({role}) would be the person to ask."
 RECAP_PREFIX = "As I said: "
+# Reply tags of a topic the person matched but held back ("let me check", gate, too soon, needs
+# someone else first): what an inbox message's ``after_stall`` waits for.
+HELD_BACK = ("stalled", "too_soon", "gated", "needs_prior")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -66,6 +69,7 @@ class People:
         self.asked = {pid: 0 for pid in self.people}
         self.stalled: dict[str, int] = {}
         self.stalled_at: dict[str, float] = {}
+        self.held_back: dict[str, float] = {}            # "person/topic" -> clock minutes it was first held back
         self.free_at: dict[str, dt.datetime] = {}
         self.said: dict[str, list[str]] = {}
         self.answered: dict[str, set[str]] = {}          # person -> topics fully answered to the agent
@@ -185,6 +189,7 @@ class People:
         import copy
         shadow = copy.copy(self)
         shadow.stalled, shadow.stalled_at, shadow.free_at = dict(self.stalled), dict(self.stalled_at), dict(self.free_at)
+        shadow.held_back = dict(self.held_back)
         shadow.said = {k: list(v) for k, v in self.said.items()}
         shadow.answered = {k: set(v) for k, v in self.answered.items()}
         return shadow._answer(self.people[person_id], message)
@@ -250,6 +255,10 @@ class People:
             facts.extend(t.get("facts", []))
         if len(matched) > MAX_TOPICS_PER_MESSAGE:
             parts.append(person.get("overflow") or DEFAULT_OVERFLOW)
+        for tag in tags:
+            tid, _, how = tag.partition(":")
+            if how in HELD_BACK:
+                self.held_back.setdefault(person["id"] + "/" + tid, self.clock.minutes)
         return "\n\n".join(parts), tags, facts
 
     def _dont_know(self, person: dict[str, Any], message: str) -> tuple[str, list[str], list[str]]:
@@ -289,6 +298,13 @@ class People:
                 continue
             if m.get("after_fact") and m["after_fact"] not in self.known:
                 continue
+            if m.get("after_stall"):
+                since = self.held_back.get(m["after_stall"])
+                if since is None:
+                    continue
+                delay = float(m.get("stall_delay_hours", 0) or 0)
+                if delay and not (self.has_clock and self.clock.minutes - since >= delay * 60):
+                    continue
             out.append(m)
         return out
 

@@ -34,6 +34,7 @@ Usage::
 
     python -m fdegym_env.people.routing_report                  # every set, regex and lexical
     python -m fdegym_env.people.routing_report --heldout        # the held-out sets, through the engine
+    python -m fdegym_env.people.routing_report --tuning         # the tuning sets, through the engine
     python -m fdegym_env.people.routing_report --misses         # also list what went wrong
     python -m fdegym_env.people.routing_report --routers lexical --json
 
@@ -178,14 +179,26 @@ def evaluate_heldout(spec: dict[str, Any], hset: dict[str, Any], router: str | R
             "shares": {k: round(v / n, 4) if n else 0.0 for k, v in counts.items()}, "rows": rows}
 
 
+def as_heldout(rset: dict[str, Any]) -> dict[str, Any]:
+    """A tuning set as a held-out set, to measure it through the engine: each labelled question
+    expects its topics, each off-topic question a "don't know" (fishing questions are measured by
+    :func:`evaluate`)."""
+    qs = [{"person": pid, "q": q, "expect": sorted(labels) if labels else "dont_know"}
+          for _kind, pid, q, labels in cases(rset)]
+    return {"questions": qs}
+
+
 def find_heldout_sets(tests_dir: str | Path = "tests", folder: str = "heldout") -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
     """(task id, validated base-variant people spec, held-out set) for ``routing/<folder>/*.yaml``
-    (``heldout``: written before tuning; ``blind``: written without seeing people.yaml at all)."""
+    (``heldout``: written before tuning; ``blind``: written without seeing people.yaml at all;
+    ``tuning``: the tuning sets ``routing/*.yaml`` themselves, through :func:`as_heldout`)."""
     from fdegym_env.core.registry import load_task
     out = []
-    for path in sorted((Path(tests_dir) / "routing" / folder).glob("*.yaml")):
+    tuning = folder == "tuning"
+    for path in sorted((Path(tests_dir) / "routing" / ("" if tuning else folder)).glob("*.yaml")):
         task = load_task(path.stem)
-        out.append((path.stem, task.people_spec(task.variant("base")), load_yaml(path) or {}))
+        data = load_yaml(path) or {}
+        out.append((path.stem, task.people_spec(task.variant("base")), as_heldout(data) if tuning else data))
     return out
 
 
@@ -222,9 +235,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--heldout", action="store_true", help="evaluate routing/heldout/*.yaml through the engine")
     ap.add_argument("--blind", action="store_true", help="evaluate routing/blind/*.yaml (questions written without "
                     "seeing people.yaml) through the engine")
+    ap.add_argument("--tuning", action="store_true", help="evaluate the tuning sets routing/*.yaml through the "
+                    "engine, with the held-out outcomes (off-topic questions expect a don't-know)")
     a = ap.parse_args(argv)
-    if a.heldout or a.blind:
-        return _heldout_main(a, "blind" if a.blind else "heldout")
+    if a.heldout or a.blind or a.tuning:
+        return _heldout_main(a, "blind" if a.blind else "tuning" if a.tuning else "heldout")
     rows = []
     for name, spec, rset in find_sets(a.tests_dir):
         if a.only and name != a.only:

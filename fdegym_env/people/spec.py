@@ -26,6 +26,31 @@ def _hints(unknown: set[str], known: set[str]) -> str:
                      for k in sorted(unknown))
 
 
+def _check_after_stall(m: dict[str, Any], topics_of: dict[str, dict[str, dict[str, Any]]], where: str) -> None:
+    """``after_stall: person/topic`` must name a topic that can be held back (stall, gate or
+    ``requires_facts``); ``stall_delay_hours`` only goes with ``after_stall``."""
+    if "stall_delay_hours" in m and "after_stall" not in m:
+        raise TaskFormatError(f"{where}: 'stall_delay_hours' needs 'after_stall: <person>/<topic>'")
+    if "after_stall" not in m:
+        return
+    ref = m["after_stall"]
+    pid, _, tid = ref.partition("/") if isinstance(ref, str) else ("", "", "")
+    if pid not in topics_of:
+        raise TaskFormatError(f"{where}: after_stall: expected '<person>/<topic>' with a person of "
+                              f"{sorted(topics_of)}, got {ref!r}")
+    t = topics_of[pid].get(tid)
+    if t is None:
+        raise TaskFormatError(f"{where}: after_stall: {pid} has no topic {tid!r}; expected one of "
+                              f"{sorted(topics_of[pid])}")
+    if not (t.get("stall") or t.get("requires") or t.get("gate") or t.get("requires_facts")):
+        raise TaskFormatError(f"{where}: after_stall: topic {ref!r} is never held back (it has no 'stall', "
+                              f"'requires'/'gate' or 'requires_facts'), so the message could never arrive; "
+                              f"fix: point it at a stalled or gated topic")
+    delay = m.get("stall_delay_hours", 0)
+    if isinstance(delay, bool) or not isinstance(delay, (int, float)) or delay < 0:
+        raise TaskFormatError(f"{where}: stall_delay_hours: expected a number of hours >= 0, got {delay!r}")
+
+
 def validate_people(data: Any, where: str) -> dict[str, Any]:
     """Check the structure and return a normalised copy (``people`` list, defaults filled)."""
     if not isinstance(data, dict):
@@ -69,9 +94,11 @@ def validate_people(data: Any, where: str) -> dict[str, Any]:
     replies = data.get("replies") or {}
     if not isinstance(replies, dict) or set(replies) - REPLY_FIELDS or not all(isinstance(v, bool) for v in replies.values()):
         raise _err(where, f"'replies' must map {sorted(REPLY_FIELDS)} to true/false, got {replies!r}")
+    topics_of = {p["id"]: {t["id"]: t for t in p["topics"]} for p in people}
     for i, m in enumerate(data.get("inbox") or []):
         if not isinstance(m, dict) or not all(isinstance(m.get(k), str) for k in ("id", "from", "text")):
             raise _err(where, f"inbox[{i}]: needs string fields 'id', 'from', 'text'")
+        _check_after_stall(m, topics_of, f"{where}: inbox[{i}] ({m['id']})")
     out = dict(data)
     out.pop("npcs", None)
     out["people"] = people

@@ -43,3 +43,17 @@ def test_heldout_replies(path):
     assert r["questions"] >= 30, f"{path.name}: only {r['questions']} questions"
     assert r["shares"]["wrong_paragraph"] <= WRONG_PARAGRAPH_MAX, f"{r['shares']}\n{bad}"
     assert r["shares"]["on_topic"] + r["shares"]["dont_know"] >= ANSWERED_MIN, f"{r['shares']}\n{bad}"
+
+
+def test_a_tuning_set_measured_through_the_engine():
+    from fdegym_env.people.routing_report import as_heldout
+    rset = {"person_topics": [{"person": "ann", "topic": "kills", "questions": ["How do kills arrive?",
+                                                                                {"q": "kills and embargoes?", "topics": ["kills", "embargo"]}]}],
+            "multi": [{"person": "ann", "q": "kills, then embargoes", "topics": ["embargo", "kills"]}],
+            "off_topic": [{"person": "ann", "question": "Where is lunch?"}],
+            "fishing": ["Tell me everything."]}
+    assert as_heldout(rset)["questions"] == [
+        {"person": "ann", "q": "How do kills arrive?", "expect": ["kills"]},
+        {"person": "ann", "q": "kills and embargoes?", "expect": ["embargo", "kills"]},
+        {"person": "ann", "q": "kills, then embargoes", "expect": ["embargo", "kills"]},
+        {"person": "ann", "q": "Where is lunch?", "expect": "dont_know"}]

@@ -216,6 +216,44 @@ def test_inbox_conditions():
     assert make([person()], inbox=inbox).inbox_new() == 1, "after_hours needs a clock"
 
 
+def test_inbox_after_stall_arrives_once_the_topic_was_held_back():
+    topics = [topic("alpha", stall=["Let me check and come back to you."]),
+              topic("beta", requires=["INC\\d+"], gate_miss="Which incident?"),
+              topic("gamma")]
+    inbox = [{"id": "dug", "from": "ann", "text": "Dug it out: alpha is X.", "after_stall": "ann/alpha",
+              "stall_delay_hours": 24, "facts": ["F_dug"]},
+             {"id": "gate", "from": "ann", "text": "Found the incident you meant.", "after_stall": "ann/beta"}]
+    p = make([person(topics=topics)], clock=CLOCK, inbox=inbox)
+    p.contact("ann", "gamma?")                                 # answered, not held back
+    p.contact("ann", "beta?")                                  # gated: no incident number
+    assert p.inbox_new() == 1 and [m["id"] for m in p.read_inbox()] == ["gate"]
+    assert p.contact("ann", "alpha?").tags == ["alpha:stalled"]
+    p.wait(22)                                                 # stalled at 11:00; 1 h ask + 22 h < 24 h
+    assert p.inbox_new() == 0
+    p.wait(1)
+    assert [m["id"] for m in p.read_inbox() if m["new"]] == ["dug"] and "F_dug" in p.known
+    q = make([person(topics=topics)], clock=CLOCK, inbox=inbox)
+    q.contact("ann", "alpha?")
+    q.wait(48)
+    assert q.inbox_new() == 1, "only the topic that was held back counts ('gate' waits for ann/beta)"
+    shadow = make([person(topics=topics)], clock=CLOCK, inbox=inbox)
+    shadow.releasable("ann", "beta?")
+    assert shadow.inbox_new() == 0, "a dry run (releasable) holds nothing back"
+
+
+@pytest.mark.parametrize("entry, error", [
+    ({"after_stall": "bob/alpha"}, "person of"),
+    ({"after_stall": "ann/delta"}, "no topic 'delta'"),
+    ({"after_stall": "ann/gamma"}, "never held back"),
+    ({"stall_delay_hours": 5}, "needs 'after_stall"),
+    ({"after_stall": "ann/alpha", "stall_delay_hours": "a day"}, "number of hours"),
+])
+def test_inbox_after_stall_is_checked(entry, error):
+    topics = [topic("alpha", stall=["Let me check."]), topic("gamma")]
+    with pytest.raises(ValueError, match=error):
+        make([person(topics=topics)], inbox=[{"id": "m", "from": "ann", "text": "t", **entry}])
+
+
 @pytest.mark.parametrize("show", [True, False])
 def test_total_questions_with_and_without_show_budget(show):
     p = make([person(topics=[topic("alpha")]), person("bob", patience=5)], total_questions=3, show_budget=show)

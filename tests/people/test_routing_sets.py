@@ -110,3 +110,39 @@ def test_peoples_names_are_not_repaired_into_topic_words():
     r = LexicalRouter(people)
     assert "march" not in r.query_terms("Is Marcus's bridge nightly?")
     assert r.query_terms("the marhc close") >= {"march"}          # a real typo is still repaired
+
+
+def test_typo_repair_needs_a_true_single_edit():
+    """The deletion neighbourhood pairs words two edits apart ("relat"/"treat"); a stemmed real word
+    that differs only in its last letter ("replac"/"replay") is another word, not a typo."""
+    from fdegym_env.people.routers import _one_edit
+    assert _one_edit("refnds", "refunds") and _one_edit("shfit", "shift") and _one_edit("marhc", "march")
+    assert _one_edit("capcity", "capacity") and _one_edit("inspecton", "inspection")
+    assert not _one_edit("relat", "treat") and not _one_edit("replac", "replay")
+    people = [{"id": "ann", "topics": [{"id": "replay", "about": "replay the archived wire"},
+                                       {"id": "treat", "about": "how we treat a held story"}]}]
+    r = LexicalRouter(people)
+    assert r.query_terms("Do updates replace or relate to the first story?") == {"story"}
+
+
+def test_one_shared_word_does_not_win_a_topic():
+    """A question about something no topic covers gets no topic even though it shares a word with one."""
+    people = [{"id": "ann", "topics": [
+        {"id": "rota", "about": "the on-call rota, who is primary and secondary, handover between shifts"},
+        {"id": "budget", "about": "the team's training budget and conference spend"}]}]
+    r = LexicalRouter(people)
+    route = lambda q: [t["id"] for t in r.route(people[0], q, [])[0]]  # noqa: E731
+    assert route("Who is primary on the rota this week?") == ["rota"]
+    assert route("What time does the canteen close before the night shift at the Leeds depot?") == []
+    assert route("Which secondary school did the Leeds depot manager go to?") == []
+
+
+def test_a_common_single_word_trigger_is_not_enough_on_its_own():
+    people = [{"id": "ann", "topics": [
+        {"id": "engine", "about": "whether the billing engine overbills after the upgrade", "triggers": ["\\bengine\\b"]},
+        {"id": "tests", "about": "unit tests of the engine", "triggers": ["\\btests?\\b"]}]},
+              {"id": "bob", "topics": [{"id": "fleet", "about": "the van fleet and its engine servicing"}]}]
+    r = LexicalRouter(people)
+    # "engine" is in three topics: a trigger on that one word counts half, so it does not carry the question
+    assert [t["id"] for t in r.route(r.people["ann"], "Which garage services the delivery vans' engine?", [])[0]] == []
+    assert [t["id"] for t in r.route(r.people["ann"], "Could the billing engine be overbilling since the upgrade?", [])[0]] == ["engine"]

@@ -84,7 +84,7 @@ def bench_menu(steps: int, cache: bool, seed: int = 0) -> tuple[float, int, str]
     from fdegym_env.wrappers.discrete_menu import DiscreteMenu
     grading._GRADE_CACHE.clear()   # each side starts cold: no gradings carried over from the other
     grading._TRIAL_CACHE.clear()
-    from fdegym_env import env as env_mod
+    from fdegym_env.core import env as env_mod
     count = {"grade": 0, "graded": 0, "trial": 0, "deployed": 0}
     real = (env_mod.grade_system, grading._grade_uncached, env_mod.run_trial, grading.Deployment)
 

@@ -63,6 +63,24 @@ def test_module_state_does_not_leak_between_calls(tmp_path, monkeypatch, backend
     assert [v for _, v, _ in persistent[0]] == [[1, 1, ["app.main", "handle"]]] * 3
 
 
+@pytest.mark.parametrize("backend", ["bwrap", "none"])
+def test_a_module_rewritten_between_calls_runs_its_new_code(tmp_path, monkeypatch, backend):
+    # The worker compiles delivered sources ahead and forks the next call's child ahead; a call that
+    # rewrites a module (same size, same second) must still have the next call run the new text, and a
+    # new deployment of the same warm sandbox must run its own files, not the last deployment's.
+    src = ("import pathlib\n\ndef handle(x):\n    p = pathlib.Path(__file__)\n"
+           "    p.write_text(p.read_text().replace('VAL = 1', 'VAL = 2'))\n    return VAL\n\nVAL = 1\n")
+    ws = _workspace(tmp_path, src)
+    task = load_task(str(TINY))
+    per_call = _deploy_calls(task, ws, backend, "per_call", monkeypatch, [[1], [2], [3]])
+    persistent = _deploy_calls(task, ws, backend, "persistent", monkeypatch, [[1], [2], [3]])
+    assert persistent == per_call
+    assert [v for _, v, _ in persistent[0]] == [1, 2, 2]
+    (ws / "system" / "app" / "main.py").write_text(src.replace("VAL = 1\n", "VAL = 7\n").replace("'VAL = 1'", "'VAL = 7'"))
+    again = _deploy_calls(task, ws, backend, "persistent", monkeypatch, [[1]])
+    assert [v for _, v, _ in again[0]] == [7]
+
+
 def test_crash_hang_exit_and_errors_read_the_same_in_both_modes(tmp_path, monkeypatch):
     ws = _workspace(tmp_path, "import os, sys, time\n\ndef handle(x):\n"
                               "    if x == 'raise':\n        raise ValueError('bad batch ' + str(x))\n"

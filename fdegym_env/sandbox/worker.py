@@ -349,6 +349,10 @@ def precompile(cwd):
 def call(req, args, wake_r, preloaded):
     start = time.monotonic()
     deadline = start + float(req["timeout_s"])
+    if req.get("fresh"):   # a new deployment in this warm sandbox: nothing of the last one may reach it
+        drop_spare()
+        CODE.clear()
+        CODE_BYTES[0] = 0
     sp, SPARE[0] = SPARE[0], None
     if sp is not None:
         pid, rr, orr, er, qw = sp
@@ -467,7 +471,9 @@ def main():
             resp, result = {"exit_code": 137, "timed_out": False, "killed_for_output": False,
                             "stderr": "fdegym worker: %s" % e, "duration_s": 0.0}, b""
         write_all(ANS, frame(resp, result))
-        next_spare(req.get("cwd"), wake_r, preloaded)
+        cwd = req.get("cwd")
+        del head, body, line, req, args, resp, result   # no call's data in the next children's image
+        next_spare(cwd, wake_r, preloaded)
 
 main()
 '''

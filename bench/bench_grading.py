@@ -76,13 +76,28 @@ def bench_validate(task_id: str, mode: str) -> tuple[float, bool, int]:
     return time.perf_counter() - t, report.passed, len(report.rows)
 
 
-def bench_menu(steps: int, cache: bool, seed: int = 0) -> tuple[float, int]:
+def bench_menu(steps: int, cache: bool, seed: int = 0) -> tuple[float, int, str]:
+    """(steps/s, episodes, grade-cache hit rates) for ``steps`` random masked steps."""
     import numpy as np
     from fdegym_env.grading import grade as grading
     from fdegym_env.core.env import FDEGymEnv
     from fdegym_env.wrappers.discrete_menu import DiscreteMenu
     grading._GRADE_CACHE.clear()   # each side starts cold: no gradings carried over from the other
     grading._TRIAL_CACHE.clear()
+    from fdegym_env.core import env as env_mod
+    count = {"grade": 0, "graded": 0, "trial": 0, "deployed": 0}
+    real = (env_mod.grade_system, grading._grade_uncached, env_mod.run_trial, grading.Deployment)
+
+    def counted(name, fn):
+        def wrapper(*a, **kw):
+            count[name] += 1
+            return fn(*a, **kw)
+        return wrapper
+
+    env_mod.grade_system = counted("grade", real[0])
+    grading._grade_uncached = counted("graded", real[1])
+    env_mod.run_trial = counted("trial", real[2])
+    grading.Deployment = counted("deployed", real[3])
     with env(FDEGYM_GRADE_CACHE="1" if cache else "0"):
         e = DiscreteMenu(FDEGymEnv(task="helpdesk_tutorial", variant="base"))
         rng = np.random.default_rng(seed)
@@ -97,7 +112,11 @@ def bench_menu(steps: int, cache: bool, seed: int = 0) -> tuple[float, int]:
                 e.reset()
         rate = steps / (time.perf_counter() - t)
         e.close()
-    return rate, episodes
+    env_mod.grade_system, grading._grade_uncached, env_mod.run_trial, grading.Deployment = real
+    trialled = count["deployed"] - count["graded"]
+    hits = (f"grade cache hits {count['grade'] - count['graded']}/{count['grade']}, "
+            f"trial cache hits {count['trial'] - trialled}/{count['trial']}")
+    return rate, episodes, hits
 
 
 def main() -> None:
@@ -120,14 +139,14 @@ def main() -> None:
             dt, ok, rows = bench_validate(t, a.validate)
             print(f"{t:<28} {dt:>8.1f} {rows:>6}  {ok}", flush=True)
     if a.menu_steps:
-        print(f"\n{'DiscreteMenu tutorial, 1 env':<40} {'steps/s':>8} {'episodes':>9}")
+        print(f"\n{'DiscreteMenu tutorial, 1 env':<40} {'steps/s':>8} {'episodes':>9}  cache hits")
         for cache in (True, False):
             rates = {}
             for side, kv in (("old", OLD), ("new", NEW)):
                 with env(**kv):
-                    rates[side], eps = bench_menu(a.menu_steps, cache)
+                    rates[side], eps, hits = bench_menu(a.menu_steps, cache)
                 label = f"{side} way, grade cache {'on' if cache else 'off'}"
-                print(f"{label:<40} {rates[side]:>8.1f} {eps:>9}", flush=True)
+                print(f"{label:<40} {rates[side]:>8.1f} {eps:>9}  {hits if cache else ''}", flush=True)
             print(f"{'  new/old':<40} {rates['new'] / rates['old']:>8.1f}")
     print(f"load average at end: {os.getloadavg()[0]:.1f}", file=sys.stderr)
 

@@ -45,6 +45,7 @@ from fdegym_env.core.errors import did_you_mean
 
 _WORD = re.compile(r"[a-z0-9_]+")
 REPEATABLE = ("wait", "trial", "submit")
+READ_ONLY = ("list_files", "read_file", "directory", "contact", "inbox", "wait", "trial")  # never change a file
 HEARD = ("person:", "tool:inbox", "tool:trial", "tool:wait")
 N_STRUCT = 4
 PRIVILEGED_FEATURES = {
@@ -93,6 +94,8 @@ class DiscreteMenu(gym.Wrapper):
         self.labels = [m["label"] for m in self.menu]
         self._kinds = [self._kind(m) for m in self.menu]
         self._bags: dict[str, np.ndarray] = {}
+        self._texts: dict[str, str | None] = {}   # file texts read since the last step that could write
+        self._texts_turn = -1                      # the env turn those texts were read at
 
     @staticmethod
     def _kind(item: dict[str, Any]) -> str:
@@ -103,6 +106,7 @@ class DiscreteMenu(gym.Wrapper):
 
     # --- gym API -------------------------------------------------------------------------------
     def reset(self, **kwargs):
+        self._texts_turn = -1
         obs, info = self.env.reset(**kwargs)
         self.memory: dict[str, np.ndarray] = {}
         self.last_text = obs["text"]
@@ -121,7 +125,10 @@ class DiscreteMenu(gym.Wrapper):
         total, obs, terminated, truncated, info = 0.0, None, False, False, {}
         texts = []
         for st in steps:
+            fresh = self._texts_turn == self.env.unwrapped.turn
             obs, r, terminated, truncated, info = self.env.step(dict(st))
+            if fresh and st.get("tool") in READ_ONLY:   # the texts read before this step still hold
+                self._texts_turn = self.env.unwrapped.turn
             total += float(r)
             texts.append(obs["text"])
             if terminated or truncated:
@@ -153,10 +160,22 @@ class DiscreteMenu(gym.Wrapper):
         ws = self.env.unwrapped.workspace
         for st in item.get("steps", [item.get("action", {})]):
             if st.get("tool") == "edit_file":
-                p = ws / st["path"]
-                if not p.is_file() or st["old"] not in p.read_text(encoding="utf-8", errors="replace"):
+                text = self._text(ws / st["path"])
+                if text is None or st["old"] not in text:
                     return False
         return True
+
+    def _text(self, p: Path) -> str | None:
+        """A file's text (None if it is not a file), read once between steps that may write files:
+        masks are asked every step, and most steps only read or talk (see :data:`READ_ONLY`)."""
+        turn = self.env.unwrapped.turn
+        if self._texts_turn != turn:   # a step that may have written files (or one made below this wrapper)
+            self._texts.clear()
+            self._texts_turn = turn
+        key = str(p)
+        if key not in self._texts:
+            self._texts[key] = p.read_text(encoding="utf-8", errors="replace") if p.is_file() else None
+        return self._texts[key]
 
     # --- features ------------------------------------------------------------------------------
     def _remember(self, step: dict[str, Any], text: str) -> None:

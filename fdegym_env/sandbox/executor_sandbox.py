@@ -72,6 +72,7 @@ class ExecutorSandbox(Sandbox):
         self._bridge: PortBridge | None = None
         self.restarts = 0
         self._worker: str | None = None   # the driver the running grading worker was started with
+        self._fresh = False               # recycled for a new deployment, no call made yet
 
     @abstractmethod
     def _launch(self) -> None:
@@ -123,7 +124,9 @@ class ExecutorSandbox(Sandbox):
                     return RunResult(137, "", f"[sandbox] the grading worker did not start: {resp['lost']}")
                 self._worker = driver
             req = {"module": module, "function": function, "timeout_s": float(timeout_s),
-                   "cpu_s": int(timeout_s) + 2, "cwd": os.path.normpath(os.path.join(SANDBOX_WORKDIR, cwd))}
+                   "cpu_s": int(timeout_s) + 2, "cwd": os.path.normpath(os.path.join(SANDBOX_WORKDIR, cwd)),
+                   "fresh": self._fresh}   # first call of a deployment: the worker forgets the last one
+            self._fresh = False
             body = json.dumps(req).encode("utf-8") + b"\n" + args
             resp, answer = self._exec.request_raw({"op": "wcall", "wait_s": float(timeout_s) + 10.0}, body,
                                                   float(timeout_s) + 25.0)
@@ -147,6 +150,7 @@ class ExecutorSandbox(Sandbox):
             return False
         try:
             self._exec.request({"op": "wipe", "dirs": ["/tmp", "/dev/shm"]}, 10.0)
+            self._fresh = True
             return True
         except (ExecutorDied, TimeoutError, ValueError):
             return False

@@ -62,6 +62,7 @@ CFG = json.loads(sys.argv[2])
 REQ, ANS = int(CFG.get("req_fd", 3)), int(CFG.get("ans_fd", 4))
 KILL_ALL = bool(CFG.get("kill_all")) and os.getppid() == 1   # only under the executor, PID 1 of its namespace
 DRIVER = CFG["driver"]
+DRIVER_CODE = compile(DRIVER, "<string>", "exec")   # what the child would compile, once
 HARD = int(CFG.get("hard", 32 << 20))
 ERR_TAIL = 8000
 
@@ -128,43 +129,44 @@ def kill_rest(pid):
         except OSError:
             pass
 
-def child(req, args, fds, preloaded):
-    # Runs in the forked child and never returns.
-    rw, ow, ew, close = fds
+def prepare(ow, ew, close):
+    """The part of a child's start that does not depend on the call (a spare does it ahead)."""
+    os.setsid()
+    signal.set_wakeup_fd(-1)
+    for fd in close:
+        os.close(fd)
+    for sig in range(1, signal.NSIG):
+        if sig in (signal.SIGKILL, signal.SIGSTOP):
+            continue
+        try:
+            if signal.getsignal(sig) is not SIGNALS0.get(sig, signal.SIG_DFL):
+                signal.signal(sig, SIGNALS0.get(sig, signal.SIG_DFL))
+        except (OSError, ValueError, TypeError):
+            pass
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    null = os.open("/dev/null", os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(ow, 1)
+    os.dup2(ew, 2)
+    os.close(ow)
+    os.close(ew)
     try:
-        os.setsid()
-        signal.set_wakeup_fd(-1)
-        for fd in close:
-            os.close(fd)
-        for sig in range(1, signal.NSIG):
-            if sig in (signal.SIGKILL, signal.SIGSTOP):
-                continue
-            try:
-                if signal.getsignal(sig) is not SIGNALS0.get(sig, signal.SIG_DFL):
-                    signal.signal(sig, SIGNALS0.get(sig, signal.SIG_DFL))
-            except (OSError, ValueError, TypeError):
-                pass
-        signal.pthread_sigmask(signal.SIG_SETMASK, [])
-        null = os.open("/dev/null", os.O_RDONLY)
-        os.dup2(null, 0)
-        os.close(null)
-        os.dup2(ow, 1)
-        os.dup2(ew, 2)
-        os.close(ow)
-        os.close(ew)
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write("1000")
+    except OSError:
+        pass
+
+def child(req, args, rw, preloaded):
+    # Runs in the forked child (prepared) and never returns.
+    try:
         cpu = int(req.get("cpu_s") or 0)
         if cpu > 0:
             resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        try:
-            with open("/proc/self/oom_score_adj", "w") as f:
-                f.write("1000")
-        except OSError:
-            pass
         os.chdir(req["cwd"])
-        names = set(os.listdir("."))
+        tops = {n.partition(".")[0] for n in os.listdir(".")}   # "calendar.py", "calendar/": both shadow
         for mod in preloaded:
-            top = mod.split(".")[0]
-            if top in names or any(n.startswith(top + ".") for n in names):
+            if mod.partition(".")[0] in tops:
                 sys.modules.pop(mod, None)
         sys.stdin = io.TextIOWrapper(io.BytesIO(args), encoding="utf-8")
         sys.stdout = os.fdopen(rw, "w", encoding="utf-8", closefd=True)
@@ -175,12 +177,74 @@ def child(req, args, fds, preloaded):
             depth, f = depth + 1, f.f_back
         sys.setrecursionlimit(sys.getrecursionlimit() + depth + 1)   # exec() counts too: the driver gets what it has at top level
         main = sys.modules["__main__"].__dict__
-        code = compile(DRIVER, "<string>", "exec")
+        code = DRIVER_CODE
         before = set(sys.modules)
     except BaseException:
         os._exit(70)
     exec(code, main)
     exit_like_interpreter(before, main)
+
+def spawn(req, args, wake_r, preloaded):
+    """Fork a child for ``req`` or, with ``req`` None, a spare: a child prepared ahead of the next
+    call that waits on its own pipe for the request (the fork and the preparation then cost the
+    next call nothing). Returns (pid, result fd, stdout fd, stderr fd, request fd or -1)."""
+    rr, rw = os.pipe()
+    orr, ow = os.pipe()
+    er, ew = os.pipe()
+    qr, qw = os.pipe() if req is None else (-1, -1)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    gc.freeze()        # the child's collections skip the worker's heap (no copy-on-write of every page)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            prepare(ow, ew, [fd for fd in (rr, orr, er, qw, REQ, ANS, wake_r, WAKE_W) if fd >= 0])
+            if req is None:
+                head = read_exact(qr, 8)
+                body = read_exact(qr, struct.unpack(">Q", head)[0]) if head else None
+                if body is None:    # the worker went away, or gave this spare up
+                    os._exit(0)
+                os.close(qr)
+                line, _, args = body.partition(b"\n")
+                req = json.loads(line.decode("utf-8"))
+        except BaseException:
+            os._exit(70)
+        child(req, args, rw, preloaded)
+    for fd in (rw, ow, ew, qr):
+        if fd >= 0:
+            os.close(fd)
+    return pid, rr, orr, er, qw
+
+SPARE = [None]
+
+def drop_spare():
+    sp, SPARE[0] = SPARE[0], None
+    if sp is None:
+        return
+    for fd in sp[1:]:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    try:
+        os.kill(sp[0], signal.SIGKILL)
+        os.waitpid(sp[0], 0)
+    except (OSError, ChildProcessError):
+        pass
+
+def next_spare(cwd, wake_r, preloaded):
+    """Between calls: compile what the last call's tree holds, then fork the next call's child."""
+    drop_spare()
+    if CFG.get("code_cache", True) and cwd:
+        try:
+            precompile(cwd)
+        except Exception:
+            pass
+    if CFG.get("prefork", True):
+        try:
+            SPARE[0] = spawn(None, None, wake_r, preloaded)
+        except OSError:
+            SPARE[0] = None
 
 def exit_like_interpreter(before, main):
     """What a driver process does when its program ends, without tearing down the preloaded stdlib
@@ -213,20 +277,99 @@ def exit_like_interpreter(before, main):
             code = code or 120
     os._exit(code)
 
+# Compiled delivered sources, keyed by (path, source bytes): the import system reads a module's source
+# in the child and asks source_to_code for its code; when the worker compiled exactly those bytes for
+# that path before the fork, the child gets that code object (compile is deterministic, so it is the
+# one the child would build) instead of compiling again. Keyed by content, never by mtime: a file the
+# delivered code rewrote between calls misses and is compiled afresh.
+CODE = {}
+CODE_BYTES = [0]
+CODE_MAX_BYTES = 16 << 20
+SCAN_MAX_ENTRIES = 400
+SCAN_MAX_FILE = 512 << 10
+
+def install_code_cache():
+    try:
+        from importlib import _bootstrap_external as bext
+    except Exception:
+        return
+    plain = bext.SourceLoader.source_to_code
+
+    def source_to_code(self, data, path, *, _optimize=-1):
+        if _optimize == -1 and type(data) is bytes:
+            code = CODE.get((path, data))
+            if code is not None:
+                return code
+        return plain(self, data, path, _optimize=_optimize)
+    bext.SourceLoader.source_to_code = source_to_code
+
+def precompile(cwd):
+    """Compile the delivered ``.py`` files under ``cwd`` the cache does not hold yet (regular files,
+    bounded walk: a tree of thousands of files is left to the child to compile as it imports)."""
+    import stat as st_
+    seen = 0
+    stack = [cwd]
+    while stack and seen < SCAN_MAX_ENTRIES:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for e in entries:
+            seen += 1
+            if seen > SCAN_MAX_ENTRIES:
+                break
+            try:
+                if e.is_dir(follow_symlinks=False):
+                    if e.name != "__pycache__":
+                        stack.append(e.path)
+                    continue
+                if not e.name.endswith(".py") or not e.is_file(follow_symlinks=False):
+                    continue
+                fd = os.open(e.path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+                try:
+                    info = os.fstat(fd)
+                    if not st_.S_ISREG(info.st_mode) or info.st_size > SCAN_MAX_FILE:
+                        continue
+                    data = os.read(fd, info.st_size + 1)
+                finally:
+                    os.close(fd)
+                key = (e.path, data)
+                if key in CODE:
+                    continue
+                code = compile(data, e.path, "exec", dont_inherit=True, optimize=-1)
+            except (OSError, SyntaxError, ValueError, MemoryError, RecursionError, OverflowError):
+                continue   # the child meets the same error on import, and reports it as it would
+            if CODE_BYTES[0] + len(data) > CODE_MAX_BYTES:
+                CODE.clear()
+                CODE_BYTES[0] = 0
+            CODE[key] = code
+            CODE_BYTES[0] += len(data)
+
 def call(req, args, wake_r, preloaded):
     start = time.monotonic()
     deadline = start + float(req["timeout_s"])
-    rr, rw = os.pipe()
-    orr, ow = os.pipe()
-    er, ew = os.pipe()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    gc.freeze()        # the child's collections skip the worker's heap (no copy-on-write of every page)
-    pid = os.fork()
-    if pid == 0:
-        child(req, args, (rw, ow, ew, [rr, orr, er, REQ, ANS, wake_r, WAKE_W]), preloaded)
-    for fd in (rw, ow, ew):
-        os.close(fd)
+    if req.get("fresh"):   # a new deployment in this warm sandbox: nothing of the last one may reach it
+        drop_spare()
+        CODE.clear()
+        CODE_BYTES[0] = 0
+    sp, SPARE[0] = SPARE[0], None
+    if sp is not None:
+        pid, rr, orr, er, qw = sp
+        try:
+            write_all(qw, frame(req, args))
+            os.close(qw)
+        except OSError:    # the spare is gone: a fresh child instead
+            SPARE[0] = sp
+            drop_spare()
+            sp = None
+    if sp is None:
+        if CFG.get("code_cache", True):
+            try:
+                precompile(req["cwd"])
+            except Exception:
+                pass
+        pid, rr, orr, er, _ = spawn(req, args, wake_r, preloaded)
     result, err = bytearray(), bytearray()
     total = 0
     readers = {rr, orr, er}
@@ -310,6 +453,8 @@ def main():
     signal.set_wakeup_fd(WAKE_W)
     signal.signal(signal.SIGCHLD, lambda s, f: None)
     preloaded = preload()
+    if CFG.get("code_cache", True):
+        install_code_cache()
     write_all(ANS, frame({"ready": True, "pid": os.getpid()}))
     while True:
         head = read_exact(REQ, 8)
@@ -326,6 +471,9 @@ def main():
             resp, result = {"exit_code": 137, "timed_out": False, "killed_for_output": False,
                             "stderr": "fdegym worker: %s" % e, "duration_s": 0.0}, b""
         write_all(ANS, frame(resp, result))
+        cwd = req.get("cwd")
+        del head, body, line, req, args, resp, result   # no call's data in the next children's image
+        next_spare(cwd, wake_r, preloaded)
 
 main()
 '''

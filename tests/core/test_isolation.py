@@ -27,8 +27,15 @@ def test_task_files_package_and_caches_are_invisible(task):
         assert "No such file or directory" in text, (p, text)
     obs, *_ = env.step({"tool": "run", "command": "python3 -c 'import fdegym_env' 2>&1; echo rc=$?"})
     assert "ModuleNotFoundError" in obs["text"]
-    obs, *_ = env.step({"tool": "run", "command": "grep -rl 'def grade' / 2>/dev/null | grep -v '^/proc' | head"})
-    assert "/grader.py" not in obs["text"]
+    # Task files by name anywhere, and grader code by content outside /usr (the host's read-only /usr:
+    # a content grep of its gigabytes ran into the command's time limit, so it never finished).
+    obs, *_ = env.step({"tool": "run", "timeout_s": 120, "command":
+                        "find / -path /proc -prune -o \\( -name grader.py -o -name truth.yaml -o -name variants.yaml "
+                        "-o -name people.yaml \\) -print 2>/dev/null | head; grep -rl 'def grade' / --exclude-dir=proc "
+                        "--exclude-dir=sys --exclude-dir=usr 2>/dev/null | head; echo search-finished"})
+    assert "search-finished" in obs["text"], obs["text"]
+    found = [line for line in obs["text"].splitlines()[1:] if line.startswith("/")]   # line 0 echoes the command
+    assert found == [], found
     env.close()
 
 

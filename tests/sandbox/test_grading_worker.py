@@ -63,6 +63,67 @@ def test_module_state_does_not_leak_between_calls(tmp_path, monkeypatch, backend
     assert [v for _, v, _ in persistent[0]] == [[1, 1, ["app.main", "handle"]]] * 3
 
 
+@pytest.mark.parametrize("backend", ["bwrap", "none"])
+def test_a_module_rewritten_between_calls_runs_its_new_code(tmp_path, monkeypatch, backend):
+    # The worker compiles delivered sources ahead and forks the next call's child ahead; a call that
+    # rewrites a module (same size, same second) must still have the next call run the new text, and a
+    # new deployment of the same warm sandbox must run its own files, not the last deployment's.
+    src = ("import pathlib\n\ndef handle(x):\n    p = pathlib.Path(__file__)\n"
+           "    p.write_text(p.read_text().replace('VAL = 1', 'VAL = 2'))\n    return VAL\n\nVAL = 1\n")
+    ws = _workspace(tmp_path, src)
+    task = load_task(str(TINY))
+    per_call = _deploy_calls(task, ws, backend, "per_call", monkeypatch, [[1], [2], [3]])
+    persistent = _deploy_calls(task, ws, backend, "persistent", monkeypatch, [[1], [2], [3]])
+    assert persistent == per_call
+    assert [v for _, v, _ in persistent[0]] == [1, 2, 2]
+    (ws / "system" / "app" / "main.py").write_text(src.replace("VAL = 1\n", "VAL = 7\n").replace("'VAL = 1'", "'VAL = 7'"))
+    again = _deploy_calls(task, ws, backend, "persistent", monkeypatch, [[1]])
+    assert [v for _, v, _ in again[0]] == [7]
+
+
+SCANNER = r"""
+import gc, sys
+
+def handle(parts):
+    mark = "".join(parts)
+    def has(o):
+        if o is mark or not isinstance(o, (str, bytes, bytearray)):
+            return False
+        return (mark if isinstance(o, str) else mark.encode()) in o
+    hits = []
+    for o in gc.get_objects():
+        items = list(o.keys()) + list(o.values()) if isinstance(o, dict) else o if isinstance(o, (list, tuple)) else []
+        for x in items:
+            hits += [repr(y)[:80] for y in (x if isinstance(x, tuple) else (x,)) if has(y)]
+    f = sys._getframe()
+    while f is not None:
+        hits += [repr(v)[:80] for v in f.f_locals.values() if has(v)]
+        f = f.f_back
+    return hits
+"""
+
+
+def test_nothing_of_the_last_deployment_reaches_the_next_in_a_warm_sandbox(tmp_path, monkeypatch):
+    # Deployment A's source and answers hold a marker; deployment B, in the same warm sandbox and
+    # worker, searches every object and frame its process holds for it (B builds the marker at run
+    # time from parts, so neither its source nor its arguments hold it).
+    monkeypatch.setenv("FDEGYM_PROCESS", "persistent")
+    monkeypatch.setenv("FDEGYM_DEPLOY_POOL", "1")
+    task = load_task(str(TINY))
+    parts = ["SECRET", "-OF-A-", "1f3a"]
+    mark = "".join(parts)
+    ws_a = _workspace(tmp_path / "a", f"KEPT = {mark!r}\n\ndef handle(x):\n    return [KEPT, x]\n")
+    with Deployment(task, ws_a, "bwrap") as d:
+        assert [d.call("app.main", "handle", i, timeout_s=5).value for i in (1, 2)] == [[mark, 1], [mark, 2]]
+        sandbox = d.sandbox
+    ws_b = _workspace(tmp_path / "b", SCANNER)
+    with Deployment(task, ws_b, "bwrap") as d:
+        assert d.sandbox is sandbox   # the warm one
+        got = [d.call("app.main", "handle", parts, timeout_s=5) for _ in range(2)]
+    assert all(r.ok for r in got), [r.error for r in got]
+    assert [r.value for r in got] == [[], []]
+
+
 def test_crash_hang_exit_and_errors_read_the_same_in_both_modes(tmp_path, monkeypatch):
     ws = _workspace(tmp_path, "import os, sys, time\n\ndef handle(x):\n"
                               "    if x == 'raise':\n        raise ValueError('bad batch ' + str(x))\n"

@@ -72,7 +72,7 @@ def application(rng: random.Random, params: dict, app_id: str, when: datetime, w
     """One application as the LOS sends it, and its truth. window: dev | heldout | shadow."""
     ch = rng.choices(["branch", "online", "partner"], [0.33, 0.47, 0.20])[0]
     quirky = ch == params["quirk_channel"]
-    se_p = 0.26 if quirky else 0.15
+    se_p = 0.30 if quirky else 0.15
     emp = rng.choices(["employed", "self_employed", "retired"], [0.82 - se_p, se_p, 0.18 - 0.0])[0]
     base = {"employed": 5200, "self_employed": 6300, "retired": 3600}[emp]
     income = round(max(900.0, rng.lognormvariate(0, 0.38) * base), 2)
@@ -143,16 +143,19 @@ def twin(rng: random.Random, app: dict, truth: dict, app_id: str) -> tuple[dict,
 
 def batch(rng: random.Random, params: dict, start: datetime, days: int, first_id: int, per_week: int,
           window: str, twins: int = 0) -> list[tuple[dict, dict]]:
+    """Applications in arrival order, numbered as the LOS numbers them (in arrival order)."""
     n = round(per_week * days / 7)
     out = []
     for i in range(n):
         when = start + timedelta(minutes=int(rng.uniform(0, days * 24 * 60)))
-        out.append(application(rng, params, f"BCB-{first_id + i}", when, window))
+        out.append(application(rng, params, f"tmp-{i}", when, window))
     out.sort(key=lambda x: x[0]["received"])
-    nid = first_id + n
     cands = [x for x in out if x[1]["kind"] == "employed" and x[0]["channel"] != "partner"]
-    for app, truth in rng.sample(cands, min(twins, len(cands))):
-        out.append(twin(rng, app, truth, f"BCB-{nid}"))
-        nid += 1
-    out.sort(key=lambda x: x[0]["received"])
-    return out
+    for j, (app, truth) in enumerate(rng.sample(cands, min(twins, len(cands)))):
+        out.append(twin(rng, app, truth, f"tmp-t{j}"))
+    out.sort(key=lambda x: (x[0]["received"], x[0]["app_id"]))
+    ids = {a["app_id"]: f"BCB-{first_id + k}" for k, (a, _t) in enumerate(out)}
+    res = []
+    for a, t in out:
+        res.append((dict(a, app_id=ids[a["app_id"]]), dict(t, twin_of=ids[t["twin_of"]] if t["twin_of"] else None)))
+    return res

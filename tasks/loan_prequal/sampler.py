@@ -24,6 +24,10 @@ def sample(rng: random.Random) -> dict:
     params.update(_VARIANTS[name].get("params") or {})
     params["world_seed"] = rng.randrange(1, 1_000_000)
     params["apps_per_week"] = rng.randint(440, 540)
-    params["inflight_share"] = round(rng.uniform(0.12, 0.2), 2)
-    params["messy_share"] = round(rng.uniform(0.26, 0.34), 2) if name != "tight_appetite" else round(rng.uniform(0.4, 0.46), 2)
+    if name == "tight_appetite":     # the appetite gain is large: the subtle cases need more weight
+        params["inflight_share"] = round(rng.uniform(0.26, 0.3), 2)
+        params["messy_share"] = round(rng.uniform(0.6, 0.66), 2)
+    else:
+        params["inflight_share"] = round(rng.uniform(0.12, 0.18), 2)
+        params["messy_share"] = round(rng.uniform(0.22, 0.28), 2)
     return {"angle": _VARIANTS[name].get("angle") or "texture", "params": params, "right_here": []}

@@ -41,37 +41,53 @@ def _world_engine(build: Path):
         sys.modules.update(saved)
 
 
-NOTE_OPENERS = ["", "", "cust called back - ", "Recon req via branch. ", "email from applicant: ", "FW from LendCompass support: ",
-                "walk-in at Edgewood br, ", "voicemail 2/{d} - "]
+NOTE_OPENERS = ["", "", "", "cust called back - ", "Recon req via branch. ", "email from applicant: ", "walk-in at Edgewood br, ",
+                "voicemail 2/{d} - ", "per Marisol: ", "2nd call. "]
 PERIOD_WORDS = {"monthly": ["a month", "per month", "monthly", "/mo"], "weekly": ["a week", "per week", "weekly", "/wk"],
-                "quarterly": ["a quarter", "per quarter", "quarterly (1040-ES)", "each quarter"]}
+                "quarterly": ["a quarter", "per quarter", "quarterly (1040-ES)", "each quarter"],
+                "biweekly": ["every 2 weeks", "biweekly", "per paycheck", "every other week"]}
 
 
 def _note(rng: random.Random, app: dict, truth: dict, params: dict) -> str:
     per = params["se_period"]
     inc = truth["income"]
     stated = app["income_amount"]
+    if isinstance(stated, float) and stated.is_integer():
+        stated = int(stated)
+    why = "/".join(app["_reasons"]) or "n/a"
     yr = round(inc * 12, -2)
     w = rng.choice(PERIOD_WORDS.get(per, ["a month"]))
     op = rng.choice(NOTE_OPENERS).replace("{d}", str(rng.randint(10, 27)))
+    if app["channel"] == "partner" and rng.random() < 0.5:
+        op = rng.choice(["FW from LendCompass support: ", "LendCompass ticket LC-{0}: ".format(rng.randint(40000, 49999))])
+    if truth["kind"] == "se_inflight" and not app["_reasons"]:
+        return rng.choice([
+            f"{op}checked - {app['form']} app, {stated} is last year's net profit, annual. engine got it right. approved, cust just wanted the rate explained",
+            f"{op}applicant asked why her friend was declined and she wasn't. hers went in on {app['form']} (old screen, yearly figure). no issue",
+        ])
     if truth["kind"] == "se_inflight":
         return rng.choice([
-            f"{op}started app in Jan, finished after the relaunch. {stated} is their Sched C net for 2025. engine income looks right, decline stands on DTI",
-            f"{op}says decline is wrong but the {stated} figure IS annual (2025 return). Reran by hand - DTI {truth['dti']:.0%}. agree w/ decline",
+            f"{op}started app in Jan, finished after the relaunch. {stated} is their Sched C net for 2025. engine income looks right, decline stands ({why})",
+            f"{op}says decline is wrong but the {stated} figure IS annual (2025 return). Reran by hand, engine income is right. {why} stands",
             f"{op}{app['form']} app, figure is yearly. Nothing to fix here. -KO",
         ])
-    k = rng.randrange(9)
+    k = app["_k"]
     return [
-        f"{op}applicant says {stated} is what the {app['employer'] or 'business'} clears {w}, not a year. Sched C 2025 shows ~${yr:,.0f}. prequal had ${inc / 12 if per == 'monthly' else 0:,.0f}/mo?? can't override, told to apply at branch",
+        f"{op}applicant says {stated} is what the {app['employer'] or 'business'} clears {w}, not a year. Sched C 2025 shows ~${yr:,.0f}. prequal had ${app['_inc']:,.0f}/mo?? can't override, told to apply at branch",
         f"{op}self employed ({app['employer']}), 2 yrs of returns avg about {yr / 1000:.0f}k/yr. Engine used way less than that. 3rd one this week",
         f"{op}Bank stmts (12 mo) deposits support the {stated} {w} figure. decline reason AA11 income - doesnt make sense",
         f"{op}customer v. upset, has been w/ us 9 yrs, business checking here. says the form asked how much she makes {w}. we declined for income",
-        f"{op}{app['form']} - self-emp decline, DTI on the engine {min(99, app.get('_dti', 0)) * 100:.0f}%, my calc off the 1040 is more like {truth['dti']:.0%}",
+        f"{op}{app['form']} - self-emp decline, DTI on the engine {min(99, app['_dti']) * 100:.0f}%, my calc off the 1040 is more like {truth['dti']:.0%}",
         f"{op}Pls look at this one, {app['employer']} owner, good credit ({app['fico']}), declined insufficient income. income per tax return ~{yr:,.0f}. something is off w/ online apps",
         f"{op}sent to Marisol. form says {stated}; if thats {w} they qualify easy",
         f"{op}reapplied at branch, LO keyed annual {yr:,.0f} -> approved same day. same person, same numbers",
-        f"{op}another one. self-employed, online, declined AA11/AA07. he brought in his 1099s + Sched C, clearly fine",
-    ][k]
+        f"{op}another one. self-employed, declined AA11/AA07. he brought in his 1099s + Sched C, clearly fine",
+        f"{op}{app['employer']}. prequal shows monthly income ${app['_inc']:,.2f}. Her 2024+2025 returns avg ${yr:,.0f}. That's not a rounding problem",
+        f"{op}I keep seeing this w/ the self employed. engine income roughly 1/12th of what I'd use? or less. escalating to Marisol + Tom",
+        f"{op}approved manually at Marion branch after recon, same file. credit {app['fico']}, DTI ~{truth['dti']:.0%} on real income",
+        f"{op}what did the app screen ask him? he swears he put his {w} number in. LO to pull screenshot",
+        f"{op}Reviewed. Income verified via 4506-C transcript ~{yr:,.0f}/yr. Would approve. No override path in LOS - reapply",
+    ][k % 14]
 
 
 def dev(params: dict, out: Path) -> None:
@@ -105,12 +121,16 @@ def dev(params: dict, out: Path) -> None:
     rw.writerow(["date", "app_id", "by", "note", "outcome"])
     quirky = [(a, t) for a, t in pairs if t["kind"] in ("se_new_form", "se_messy") and decisions[a["app_id"]]["decision"] == "decline"]
     inflight = [(a, t) for a, t in pairs if t["kind"] == "se_inflight"]
-    pick = rng.sample(quirky, min(16, len(quirky))) + rng.sample(inflight, min(3, len(inflight)))
-    for app, t in sorted(pick, key=lambda x: x[0]["received"]):
-        app = dict(app, _dti=decisions[app["app_id"]]["dti"])
+    pick = rng.sample(quirky, min(16, len(quirky))) + rng.sample(inflight, min(4, len(inflight)))
+    order = list(range(14))
+    rng.shuffle(order)
+    for i, (app, t) in enumerate(sorted(pick, key=lambda x: x[0]["received"])):
+        d = decisions[app["app_id"]]
+        app = dict(app, _dti=d["dti"], _inc=d["monthly_income"], _k=order[i % 14], _reasons=d["reasons"])
         day = datetime.strptime(app["received"], "%Y-%m-%dT%H:%M") + timedelta(days=rng.randint(1, 4))
         outcome = rng.choice(["told to reapply at branch", "declined stands", "reapplied br - approved", "no action",
-                              "referred to ops", ""]) if t["kind"] != "se_inflight" else rng.choice(["declined stands", "no action"])
+                              "referred to ops", ""]) if t["kind"] != "se_inflight" else \
+            (rng.choice(["declined stands", "no action"]) if app["_reasons"] else rng.choice(["no action", "explained to cust", ""]))
         rw.writerow([day.strftime(rng.choice(["%m/%d/%Y", "%Y-%m-%d", "%m/%d"])), app["app_id"], rng.choice(auth),
                      _note(rng, app, t, params), outcome])
     (out / "data" / "reconsiderations.csv").write_text(rec.getvalue(), encoding="utf-8")

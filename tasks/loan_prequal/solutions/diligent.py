@@ -19,7 +19,7 @@ def apply(ws: Path, params: dict) -> None:
     inc = Path(ws) / "system" / "prequal" / "income.py"
     src = inc.read_text(encoding="utf-8")
     src = src.replace('PERIODS_PER_MONTH = {"annual": 1 / 12, "monthly": 1.0}',
-                      'PERIODS_PER_MONTH = {"annual": 1 / 12, "monthly": 1.0, "weekly": 52 / 12, "quarterly": 1 / 3}')
+                      'PERIODS_PER_MONTH = {"annual": 1 / 12, "monthly": 1.0, "weekly": 52 / 12, "biweekly": 26 / 12, "quarterly": 1 / 3}')
     src = src.replace(OLD, NEW.format(channel=params["quirk_channel"], period=params["se_period"]))
     inc.write_text(src, encoding="utf-8")
     path = Path(ws) / "system" / "config.json"

@@ -20,7 +20,7 @@ import lending
 def evaluate(decide, params: dict, traffic: dict) -> dict:
     """Shared by grade() and trial.run(): ``decide(batch) -> (ok, value)``."""
     truth = traffic["truth"]
-    valid = set(params["codes"].values())
+    valid = set(params["notice_codes"].values())
     kpi = 0.0
     malformed, bad_reasons = 0, []
     decision: dict[str, str] = {}

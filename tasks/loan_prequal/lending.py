@@ -42,9 +42,9 @@ def payment(amount: float, rate: float, term: int) -> float:
 def value(t: dict, params: dict) -> float:
     """USD value of booking this application (truth side)."""
     pd = next(p for lo, p in PD_BY_FICO if t["fico"] >= lo)
-    if t["dti"] > float(params["max_dti"]):
-        pd += 0.20 + 2.0 * (t["dti"] - float(params["max_dti"]))
-    if t["fico"] < int(params["min_fico"]) and pd < 0.2:
+    if t["dti"] > float(params["appetite_dti"]):
+        pd += 0.20 + 2.0 * (t["dti"] - float(params["appetite_dti"]))
+    if t["fico"] < int(params["appetite_fico"]) and pd < 0.2:
         pd = 0.2
     if t["income"] < 1500:
         pd += 0.10
@@ -76,10 +76,10 @@ def application(rng: random.Random, params: dict, app_id: str, when: datetime, w
     emp = rng.choices(["employed", "self_employed", "retired"], [0.82 - se_p, se_p, 0.18 - 0.0])[0]
     base = {"employed": 5200, "self_employed": 6300, "retired": 3600}[emp]
     income = round(max(900.0, rng.lognormvariate(0, 0.38) * base), 2)
-    fico = max(520, min(845, int(rng.gauss(692, 52))))
+    fico = max(520, min(845, int(rng.gauss(664, 60))))
     amount = float(min(35000, max(2000, round(rng.lognormvariate(0, 0.6) * 11000 / 500) * 500)))
     term = rng.choice([24, 36, 36, 48, 60, 60])
-    debt = round(income * rng.uniform(0.03, 0.38), 2)
+    debt = round(income * rng.uniform(0.04, 0.46), 2)
     bk = rng.random() < 0.03
     pay = payment(amount, apr(fico), term)
     dti = (debt + pay) / income
@@ -150,6 +150,13 @@ def batch(rng: random.Random, params: dict, start: datetime, days: int, first_id
         when = start + timedelta(minutes=int(rng.uniform(0, days * 24 * 60)))
         out.append(application(rng, params, f"tmp-{i}", when, window))
     out.sort(key=lambda x: x[0]["received"])
+    if window != "dev":          # every batch has a few applications finishing on the old form
+        inflight = [x for x in out if x[1]["kind"] == "se_inflight"]
+        fresh = [x for x in out if x[1]["kind"] == "se_new_form"]
+        for app, truth in rng.sample(fresh, max(0, min(len(fresh), 2 - len(inflight)))):
+            app["form"] = FORMS[params["quirk_channel"]][1]
+            app["income_amount"] = int(round(truth["income"] * 12, -2))
+            truth["kind"] = "se_inflight"
     cands = [x for x in out if x[1]["kind"] == "employed" and x[0]["channel"] != "partner"]
     for j, (app, truth) in enumerate(rng.sample(cands, min(twins, len(cands)))):
         out.append(twin(rng, app, truth, f"tmp-t{j}"))

@@ -25,9 +25,12 @@ def sample(rng: random.Random) -> dict:
     params["world_seed"] = rng.randrange(1, 1_000_000)
     params["apps_per_week"] = rng.randint(440, 540)
     if name == "tight_appetite":     # the appetite gain is large: the subtle cases need more weight
-        params["inflight_share"] = round(rng.uniform(0.26, 0.3), 2)
+        params["inflight_share"] = round(rng.uniform(0.12, 0.16), 2)
         params["messy_share"] = round(rng.uniform(0.6, 0.66), 2)
+    elif name == "partner_feed":     # a smaller channel: fewer old-form referrals keep the loss in scale
+        params["inflight_share"] = round(rng.uniform(0.05, 0.07), 2)
+        params["messy_share"] = round(rng.uniform(0.21, 0.27), 2)
     else:
-        params["inflight_share"] = round(rng.uniform(0.12, 0.18), 2)
-        params["messy_share"] = round(rng.uniform(0.22, 0.28), 2)
+        params["inflight_share"] = round(rng.uniform(0.06, 0.08), 2)
+        params["messy_share"] = round(rng.uniform(0.27, 0.33), 2)
     return {"angle": _VARIANTS[name].get("angle") or "texture", "params": params, "right_here": []}

@@ -170,12 +170,12 @@ def dev(params: dict, out: Path) -> None:
 
 
 def held_out(params: dict, seed: int) -> dict:
-    """Two weeks of applications after hand-over, one batch per week; truth stays grader-side."""
+    """Four weeks of applications after hand-over, one batch per fortnight; truth stays grader-side."""
     rng = random.Random(f"heldout:{seed}:{int(params.get('world_seed', 0))}")
     weeks, truth = [], {}
     first = 2604000
     for wk in range(2):
-        pairs = lending.batch(rng, params, HELD_OUT_START + timedelta(days=7 * wk), 7, first,
+        pairs = lending.batch(rng, params, HELD_OUT_START + timedelta(days=14 * wk), 14, first,
                               int(params["apps_per_week"]), "heldout", twins=12)
         weeks.append([a for a, _ in pairs])
         truth.update({a["app_id"]: t for a, t in pairs})

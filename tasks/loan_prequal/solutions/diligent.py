@@ -24,7 +24,7 @@ def apply(ws: Path, params: dict) -> None:
     inc.write_text(src, encoding="utf-8")
     path = Path(ws) / "system" / "config.json"
     cfg = json.loads(path.read_text(encoding="utf-8"))
-    cfg["max_dti"] = float(params["max_dti"])
-    cfg["min_fico"] = int(params["min_fico"])
-    cfg["reason_codes"] = dict(params["codes"])
+    cfg["max_dti"] = float(params["appetite_dti"])
+    cfg["min_fico"] = int(params["appetite_fico"])
+    cfg["reason_codes"] = dict(params["notice_codes"])
     path.write_text(json.dumps(cfg, indent=2) + "\n", encoding="utf-8")

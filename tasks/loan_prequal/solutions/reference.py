@@ -69,7 +69,7 @@ def apply(ws: Path, params: dict) -> None:
         INCOME.format(form=params["quirk_form"], period=params["se_period"]), encoding="utf-8")
     path = sys_dir / "config.json"
     cfg = json.loads(path.read_text(encoding="utf-8"))
-    cfg["max_dti"] = float(params["max_dti"])
-    cfg["min_fico"] = int(params["min_fico"])
-    cfg["reason_codes"] = dict(params["codes"])
+    cfg["max_dti"] = float(params["appetite_dti"])
+    cfg["min_fico"] = int(params["appetite_fico"])
+    cfg["reason_codes"] = dict(params["notice_codes"])
     path.write_text(json.dumps(cfg, indent=2) + "\n", encoding="utf-8")

@@ -27,7 +27,11 @@ PURPOSES = ["debt consolidation", "home improvement", "auto repair", "medical", 
             "vacation", "major purchase", "other"]
 BUSINESSES = ["landscaping", "hair salon (booth rent)", "trucking (owner-operator)", "rideshare / delivery", "HVAC",
               "bookkeeping", "photography", "cleaning service", "roofing", "daycare (home)", "real estate agent",
-              "tattoo studio", "farm custom work", "food truck", "IT consulting", "handyman"]
+              "tattoo studio", "farm custom work", "food truck", "IT consulting", "handyman", "Uber/Lyft", "DoorDash",
+              "nail tech", "plumbing LLC", "snow removal + lawn", "insurance agent (1099)", "dog grooming",
+              "auto detailing", "electrician", "massage therapist", "Etsy shop", "tax prep (seasonal)", "carpentry",
+              "personal trainer", "painting contractor", "barber", "hog farm", "welding", "Amazon Flex", "consulting",
+              "construction sub", "notary / signing agent", "music lessons", "cattle", "catering"]
 
 
 def apr(fico: int) -> float:
@@ -52,7 +56,7 @@ def value(t: dict, params: dict) -> float:
         pd += 0.25
     if t["self_employed"]:
         pd += 0.01
-    return round(t["amount"] * (MARGIN - min(pd, 1.0) * LGD), 2)
+    return round(t["amount"] * (MARGIN - min(pd, 0.55) * LGD), 2)
 
 
 def _messy(amount: float, period: str, channel: str, rng: random.Random) -> str:
@@ -70,7 +74,8 @@ def _messy(amount: float, period: str, channel: str, rng: random.Random) -> str:
 
 def application(rng: random.Random, params: dict, app_id: str, when: datetime, window: str) -> tuple[dict, dict]:
     """One application as the LOS sends it, and its truth. window: dev | heldout | shadow."""
-    ch = rng.choices(["branch", "online", "partner"], [0.33, 0.47, 0.20])[0]
+    weights = [0.30, 0.40, 0.30] if params["quirk_channel"] == "partner" else [0.33, 0.47, 0.20]
+    ch = rng.choices(["branch", "online", "partner"], weights)[0]
     quirky = ch == params["quirk_channel"]
     se_p = 0.30 if quirky else 0.15
     emp = rng.choices(["employed", "self_employed", "retired"], [0.82 - se_p, se_p, 0.18 - 0.0])[0]

@@ -29,7 +29,7 @@ def sample(rng: random.Random) -> dict:
         params["messy_share"] = round(rng.uniform(0.6, 0.66), 2)
     elif name == "partner_feed":     # a smaller channel: fewer old-form referrals keep the loss in scale
         params["inflight_share"] = round(rng.uniform(0.05, 0.07), 2)
-        params["messy_share"] = round(rng.uniform(0.21, 0.27), 2)
+        params["messy_share"] = round(rng.uniform(0.24, 0.28), 2)
     else:
         params["inflight_share"] = round(rng.uniform(0.06, 0.08), 2)
         params["messy_share"] = round(rng.uniform(0.27, 0.33), 2)

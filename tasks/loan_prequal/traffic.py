@@ -1,0 +1,191 @@
+"""Traffic for loan_prequal: the dev extract and logs in the workspace, held-out and shadow batches.
+
+Seeds live in separate string namespaces ("dev:", "heldout:", "shadow:"); application numbers are
+disjoint (dev BCB-2602xxx, shadow BCB-2603xxx, held-out BCB-2604xxx). No clock, no global RNG.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib
+import io
+import logging
+import random
+import sys
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import lending  # the task folder is on sys.path while the core loads this module
+
+DEV_START = datetime(2026, 2, 9)         # two weeks after the OLA 2.0 relaunch (2 Feb)
+SHADOW_START = datetime(2026, 2, 24)
+HELD_OUT_START = datetime(2026, 3, 2)
+COLUMNS = ["app_id", "received", "channel", "form", "first_name", "last_name", "title", "marital_status", "age",
+           "zip", "employment", "employer", "income_amount", "fico", "monthly_debt", "requested_amount",
+           "term_months", "purpose", "bankruptcy_24m", "decision", "reasons", "monthly_income_used", "dti_used"]
+
+
+def _world_engine(build: Path):
+    root = str(build / "system")
+    saved = {k: v for k, v in sys.modules.items() if k == "prequal" or k.startswith("prequal.")}
+    for k in saved:
+        del sys.modules[k]
+    sys.path.insert(0, root)
+    try:
+        mod = importlib.import_module("prequal.engine")
+        return mod.decide_batch
+    finally:
+        sys.path.remove(root)
+        for k in [k for k in sys.modules if k == "prequal" or k.startswith("prequal.")]:
+            del sys.modules[k]
+        sys.modules.update(saved)
+
+
+NOTE_OPENERS = ["", "", "", "cust called back - ", "Recon req via branch. ", "email from applicant: ", "walk-in at Edgewood br, ",
+                "voicemail 2/{d} - ", "per Marisol: ", "2nd call. "]
+PERIOD_WORDS = {"monthly": ["a month", "per month", "monthly", "/mo"], "weekly": ["a week", "per week", "weekly", "/wk"],
+                "quarterly": ["a quarter", "per quarter", "quarterly (1040-ES)", "each quarter"],
+                "biweekly": ["every 2 weeks", "biweekly", "per paycheck", "every other week"]}
+
+
+def _note(rng: random.Random, app: dict, truth: dict, params: dict) -> str:
+    per = params["se_period"]
+    inc = truth["income"]
+    stated = app["income_amount"]
+    if isinstance(stated, float) and stated.is_integer():
+        stated = int(stated)
+    why = "/".join(app["_reasons"]) or "n/a"
+    yr = round(inc * 12, -2)
+    w = rng.choice(PERIOD_WORDS.get(per, ["a month"]))
+    op = rng.choice(NOTE_OPENERS).replace("{d}", str(rng.randint(10, 27)))
+    if app["channel"] == "partner" and rng.random() < 0.5:
+        op = rng.choice(["FW from LendCompass support: ", "LendCompass ticket LC-{0}: ".format(rng.randint(40000, 49999))])
+    if truth["kind"] == "se_inflight" and not app["_reasons"]:
+        return rng.choice([
+            f"{op}checked - {app['form']} app, {stated} is last year's net profit, annual. engine got it right. approved, cust just wanted the rate explained",
+            f"{op}applicant asked why her friend was declined and she wasn't. hers went in on {app['form']} (old screen, yearly figure). no issue",
+        ])
+    if truth["kind"] == "se_inflight":
+        return rng.choice([
+            f"{op}started app in Jan, finished after the relaunch. {stated} is their Sched C net for 2025. engine income looks right, decline stands ({why})",
+            f"{op}says decline is wrong but the {stated} figure IS annual (2025 return). Reran by hand, engine income is right. {why} stands",
+            f"{op}{app['form']} app, figure is yearly. Nothing to fix here. -KO",
+        ])
+    k = app["_k"]
+    return [
+        f"{op}applicant says {stated} is what the {app['employer'] or 'business'} clears {w}, not a year. Sched C 2025 shows ~${yr:,.0f}. prequal had ${app['_inc']:,.0f}/mo?? can't override, told to apply at branch",
+        f"{op}self employed ({app['employer']}), 2 yrs of returns avg about {yr / 1000:.0f}k/yr. Engine used way less than that. 3rd one this week",
+        f"{op}Bank stmts (12 mo) deposits support the {stated} {w} figure. decline reason AA11 income - doesnt make sense",
+        f"{op}customer v. upset, has been w/ us 9 yrs, business checking here. says the form asked how much she makes {w}. we declined for income",
+        f"{op}{app['form']} - self-emp decline, DTI on the engine {min(99, app['_dti']) * 100:.0f}%, my calc off the 1040 is more like {truth['dti']:.0%}",
+        f"{op}Pls look at this one, {app['employer']} owner, good credit ({app['fico']}), declined insufficient income. income per tax return ~{yr:,.0f}. something is off w/ online apps",
+        f"{op}sent to Marisol. form says {stated}; if thats {w} they qualify easy",
+        f"{op}reapplied at branch, LO keyed annual {yr:,.0f} -> approved same day. same person, same numbers",
+        f"{op}another one. self-employed, declined AA11/AA07. he brought in his 1099s + Sched C, clearly fine",
+        f"{op}{app['employer']}. prequal shows monthly income ${app['_inc']:,.2f}. Her 2024+2025 returns avg ${yr:,.0f}. That's not a rounding problem",
+        f"{op}I keep seeing this w/ the self employed. engine income roughly 1/12th of what I'd use? or less. escalating to Marisol + Tom",
+        f"{op}approved manually at Marion branch after recon, same file. credit {app['fico']}, DTI ~{truth['dti']:.0%} on real income",
+        f"{op}what did the app screen ask him? he swears he put his {w} number in. LO to pull screenshot",
+        f"{op}Reviewed. Income verified via 4506-C transcript ~{yr:,.0f}/yr. Would approve. No override path in LOS - reapply",
+    ][k % 14]
+
+
+def dev(params: dict, out: Path) -> None:
+    """data/applications_2026-02.csv (what the engine decided), data/reconsiderations.csv (appeals
+    the underwriters looked at), logs/prequal_intake.log."""
+    seed = int(params.get("world_seed", 0))
+    rng = random.Random(f"dev:{seed}")
+    pairs = lending.batch(rng, params, DEV_START, 14, 2602000, int(params["apps_per_week"]), "dev")
+    decide = _world_engine(out)
+    logging.disable(logging.WARNING)           # the engine's own WARN lines are rebuilt below
+    try:
+        decisions = {d["app_id"]: d for d in decide([a for a, _ in pairs])}
+    finally:
+        logging.disable(logging.NOTSET)
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(COLUMNS)
+    for app, _t in pairs:
+        d = decisions[app["app_id"]]
+        row = dict(app, decision=d["decision"], reasons=";".join(d["reasons"]), monthly_income_used=d["monthly_income"],
+                   dti_used=d["dti"])
+        row["bankruptcy_24m"] = "Y" if app["bankruptcy_24m"] else ("N" if rng.random() < 0.8 else "")
+        w.writerow([row[c] for c in COLUMNS])
+    (out / "data").mkdir(parents=True, exist_ok=True)
+    (out / "data" / "applications_2026-02.csv").write_text(buf.getvalue(), encoding="utf-8")
+
+    # reconsiderations: declined self-employed on the quirky channel, plus a few in-flight ones
+    auth = ["k.ostrowski", "l.feeney", "t.adeyemi", "k.ostrowski", "m.hruska (Edgewood)", "d.voss (Marion br)", "l.feeney"]
+    rec = io.StringIO()
+    rw = csv.writer(rec)
+    rw.writerow(["date", "app_id", "by", "note", "outcome"])
+    quirky = [(a, t) for a, t in pairs if t["kind"] in ("se_new_form", "se_messy") and decisions[a["app_id"]]["decision"] == "decline"]
+    inflight = [(a, t) for a, t in pairs if t["kind"] == "se_inflight"]
+    pick = rng.sample(quirky, min(16, len(quirky))) + rng.sample(inflight, min(4, len(inflight)))
+    order = list(range(14))
+    rng.shuffle(order)
+    for i, (app, t) in enumerate(sorted(pick, key=lambda x: x[0]["received"])):
+        d = decisions[app["app_id"]]
+        app = dict(app, _dti=d["dti"], _inc=d["monthly_income"], _k=order[i % 14], _reasons=d["reasons"])
+        day = datetime.strptime(app["received"], "%Y-%m-%dT%H:%M") + timedelta(days=rng.randint(1, 4))
+        outcome = rng.choice(["told to reapply at branch", "declined stands", "reapplied br - approved", "no action",
+                              "referred to ops", ""]) if t["kind"] != "se_inflight" else \
+            (rng.choice(["declined stands", "no action"]) if app["_reasons"] else rng.choice(["no action", "explained to cust", ""]))
+        rw.writerow([day.strftime(rng.choice(["%m/%d/%Y", "%Y-%m-%d", "%m/%d"])), app["app_id"], rng.choice(auth),
+                     _note(rng, app, t, params), outcome])
+    (out / "data" / "reconsiderations.csv").write_text(rec.getvalue(), encoding="utf-8")
+
+    lines = []
+    day_batches: dict = {}
+    for app, _t in pairs:
+        slot = app["received"][:14] + ("00" if int(app["received"][14:16]) < 30 else "30")
+        day_batches.setdefault(slot, []).append(app)
+    for slot in sorted(day_batches):
+        apps = day_batches[slot]
+        ds = [decisions[a["app_id"]] for a in apps]
+        ts = slot.replace("T", " ") + f":{rng.randint(1, 59):02d}"
+        for a in apps:
+            raw = a["income_amount"]
+            if isinstance(raw, str):
+                try:
+                    float(raw.replace(",", "").strip())
+                except ValueError:
+                    lines.append(f"{ts} WARN  prequal.income  income_amount unparseable: {raw!r} (app {a['app_id']}, {a['form']})")
+        appr = sum(d["decision"] == "approve" for d in ds)
+        lines.append(f"{ts} INFO  prequal.engine  batch n={len(ds)} approved={appr} declined={len(ds) - appr} policy=CC-2025-11")
+    noise = [
+        "2026-02-09 06:00:04 INFO  los.intake      scheduler start, interval=15m, engine=prequal (config CC-2025-11)",
+        "2026-02-11 13:47:22 ERROR los.intake      LendCompass webhook 502 Bad Gateway, 3 apps queued for retry",
+        "2026-02-11 14:02:09 INFO  los.intake      LendCompass retry ok (3)",
+        "2026-02-13 17:05:00 INFO  los.intake      OLA: 214 submissions this week (OLA-2.0 188, OLA-1.9 26 resumed)",
+        "2026-02-16 00:00:01 INFO  los.intake      log rotated",
+        "2026-02-18 09:31:40 WARN  los.intake      app BCB-26021?? duplicate submission (double click) dropped",
+        "2026-02-20 17:05:00 INFO  los.intake      OLA: 231 submissions this week (OLA-2.0 219, OLA-1.9 12 resumed)",
+        "2026-02-21 02:14:55 ERROR prequal.engine  Traceback (most recent call last): ... json.decoder.JSONDecodeError: Expecting ',' delimiter: line 31 column 5 (char 702)  <- config.json edit reverted 02:20 RD",
+    ]
+    lines.extend(noise)
+    lines.sort()
+    (out / "logs").mkdir(parents=True, exist_ok=True)
+    (out / "logs" / "prequal_intake.log").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def held_out(params: dict, seed: int) -> dict:
+    """Four weeks of applications after hand-over, one batch per fortnight; truth stays grader-side."""
+    rng = random.Random(f"heldout:{seed}:{int(params.get('world_seed', 0))}")
+    weeks, truth = [], {}
+    first = 2604000
+    for wk in range(2):
+        pairs = lending.batch(rng, params, HELD_OUT_START + timedelta(days=14 * wk), 14, first,
+                              int(params["apps_per_week"]), "heldout", twins=12)
+        weeks.append([a for a, _ in pairs])
+        truth.update({a["app_id"]: t for a, t in pairs})
+        first += len(pairs) + 17
+    return {"weeks": weeks, "truth": truth}
+
+
+def shadow(params: dict, day: int) -> dict:
+    """One trial day of live intake, mirrored (24 Feb onward)."""
+    rng = random.Random(f"shadow:{day}:{int(params.get('world_seed', 0))}")
+    d0 = SHADOW_START + timedelta(days=day)
+    pairs = lending.batch(rng, params, d0, 1, 2603000 + 200 * day, max(150, int(params["apps_per_week"])), "heldout", twins=4)
+    return {"weeks": [[a for a, _ in pairs]], "truth": {a["app_id"]: t for a, t in pairs}, "day": d0.strftime("%a %d %b")}

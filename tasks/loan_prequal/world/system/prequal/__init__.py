@@ -1,0 +1,1 @@
+"""Bramble Creek Bank - consumer loan pre-qualification (see ../README.md)."""

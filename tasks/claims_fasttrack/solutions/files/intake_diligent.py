@@ -55,4 +55,8 @@ def triage_batch(fnols):
     cfg = load_config()
     MEDIA_FIELDS[:] = cfg.get("media_fields", ["attachments"])
     con = sqlite3.connect(str(ROOT / "data" / "claims.db"))
-    return [{"claim_id": f["claim_id"], "queue": route(f, cfg, con)[0], "reason": route(f, cfg, con)[1]} for f in fnols]
+    out = []
+    for f in fnols:
+        q, why = route(f, cfg, con)
+        out.append({"claim_id": f["claim_id"], "queue": q, "reason": why})
+    return out

@@ -47,36 +47,51 @@ def _seen_db():
 
 
 class Memory:
-    """Earlier claims: the nightly extract plus what intake has seen since."""
+    """Earlier claims: the nightly extract plus every FNOL intake has seen since (intake_seen.db),
+    loaded once per batch into dicts."""
 
     def __init__(self):
-        self.hist = sqlite3.connect(str(ROOT / "data" / "claims.db"))
+        self.by_photo, self.by_vin8, self.reported, self.flags = {}, {}, set(), set()
+        hist = sqlite3.connect(str(ROOT / "data" / "claims.db"))
+        for pol, loss, vin in hist.execute("SELECT policy_no, loss_date, vin FROM claims"):
+            self._add(pol, loss, (vin or "")[-8:], None)
+        for h, pol in hist.execute("SELECT p.sha1, c.policy_no FROM photos p JOIN claims c USING (claim_id)"):
+            self.by_photo.setdefault(h, set()).add(pol)
+        self.flags = {(t, v) for t, v in hist.execute("SELECT key_type, key_value FROM siu_flags")}
         self.seen = _seen_db()
+        for _cid, pol, loss, vin8, h in self.seen.execute("SELECT * FROM seen"):
+            self._add(pol, loss, vin8, h)
+        self.new = []
+
+    def _add(self, pol, loss, vin8, h):
+        self.reported.add((pol, loss))
+        if vin8:
+            self.by_vin8.setdefault(vin8, set()).add(pol)
+        if h:
+            self.by_photo.setdefault(h, set()).add(pol)
 
     def policies_with_photo(self, h):
-        a = self.hist.execute("SELECT c.policy_no FROM photos p JOIN claims c USING (claim_id) WHERE p.sha1=?", (h,))
-        b = self.seen.execute("SELECT policy_no FROM seen WHERE sha1=?", (h,))
-        return {r[0] for r in a} | {r[0] for r in b}
+        return self.by_photo.get(h, set())
 
     def policies_with_vin8(self, v):
-        a = self.hist.execute("SELECT policy_no FROM claims WHERE substr(vin, -8) = ?", (v,))
-        b = self.seen.execute("SELECT policy_no FROM seen WHERE vin8=?", (v,))
-        return {r[0] for r in a} | {r[0] for r in b}
+        return self.by_vin8.get(v, set())
 
     def reported_before(self, policy, loss_date):
-        a = self.hist.execute("SELECT 1 FROM claims WHERE policy_no=? AND loss_date=? LIMIT 1", (policy, loss_date)).fetchone()
-        b = self.seen.execute("SELECT 1 FROM seen WHERE policy_no=? AND loss_date=? LIMIT 1", (policy, loss_date)).fetchone()
-        return bool(a or b)
+        return (policy, loss_date) in self.reported
 
     def flagged(self, fnol):
         keys = [("photo", h) for h in hashes(fnol)] + [("vin8", (fnol.get("vin") or "")[-8:])]
-        return any(self.hist.execute("SELECT 1 FROM siu_flags WHERE key_type=? AND key_value=? LIMIT 1", k).fetchone()
-                   for k in keys)
+        return any(k in self.flags for k in keys)
 
     def remember(self, fnol):
-        rows = [(fnol["claim_id"], fnol.get("policy_no"), fnol.get("loss_date"), (fnol.get("vin") or "")[-8:], h)
-                for h in hashes(fnol) or [None]]
-        self.seen.executemany("INSERT INTO seen VALUES (?,?,?,?,?)", rows)
+        vin8 = (fnol.get("vin") or "")[-8:]
+        for h in hashes(fnol) or [None]:
+            self._add(fnol.get("policy_no"), fnol.get("loss_date"), vin8, h)
+            self.new.append((fnol["claim_id"], fnol.get("policy_no"), fnol.get("loss_date"), vin8, h))
+
+    def save(self):
+        self.seen.executemany("INSERT INTO seen VALUES (?,?,?,?,?)", self.new)
+        self.seen.commit()
 
 
 def route(fnol, cfg, mem):
@@ -111,7 +126,7 @@ def triage_batch(fnols):
         q, why = route(f, cfg, mem)
         mem.remember(f)
         out.append({"claim_id": f["claim_id"], "queue": q, "reason": why})
-    mem.seen.commit()
+    mem.save()
     return out
 
 

@@ -31,7 +31,8 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
     if lost:
         incidents.append(f"claims_lost: {lost} FNOL(s) came back without a known queue (never set up, never acknowledged)")
         incidents.append("ack_deadline_missed: claims lost by intake were never acknowledged")
-        rows = [(v, t, "desk" if q == "pend_photos_lost" else q) for v, t, q in rows]
+        # the clerks' Friday sweep finds them eventually
+        rows = [(v, t, "pend_photos" if q == "pend_photos_lost" else q) for v, t, q in rows]
     out = sim.outcome(rows, params)
     incidents += out["incidents"]
     per = out["per"]

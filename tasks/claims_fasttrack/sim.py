@@ -238,6 +238,7 @@ def _ring(rng, params, day, no, pool):
     set_media(vis, rng, params, channel, 0, hashes)
     vis["loss_desc"] = rng.choice(STYLE)(rng.choice(WHAT[:8]), rng.choice(DAMAGE[:6]))
     tru = _truth("ring", est, 0.0, False, True, 1, flagged=bool(tpl["flagged"]) and "fresh_vin" not in tags, catch=rng.random() < 0.3, tags=tags)
+    tru["copy_of"] = None if "fresh_vin" in tags else tpl["vis"]["claim_id"]
     pool["templates"].append({"vis": vis, "hashes": hashes, "fresh": hashes if params["ring_key"] == "vin" else fresh,
                               "flagged": False, "held_out": pool.get("held_out", False)})
     return vis, tru

@@ -148,10 +148,10 @@ def _siu_sheet(params, hist, pool, out: Path, rng):
     by_vin = {}
     for vis, _t in hist:
         by_vin.setdefault(vis["vin"][-8:], vis["claim_id"])
-    for vis, _t in rings:
-        prev = rng.choice(pool["templates"][:12])["vis"]["claim_id"]
-        if params["ring_key"] == "vin":
-            prev = by_vin.get(vis["vin"][-8:], prev)
+    for vis, tru in rings:
+        prev = tru.get("copy_of") or by_vin.get(vis["vin"][-8:])
+        if not prev or prev == vis["claim_id"]:
+            continue
         note = rng.choice(dup_notes).format(p=prev, v=vis["vin"][-8:])
         w.writerow([ds_add(vis["fnol_date"], rng.randint(3, 12)), vis["claim_id"], rng.choice(ADJUSTERS + ["siu.intake"]),
                     vis["shop"]["name"], f"{vis['estimate_usd']:.2f}" if rng.random() < 0.7 else f"${vis['estimate_usd']:,.0f}",

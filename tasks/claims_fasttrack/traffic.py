@@ -1,0 +1,200 @@
+"""Traffic for claims_fasttrack: six weeks of claim history (the workspace's claims.db, intake log
+and SIU sheet), two held-out weeks of first notices, and shadow days for trials.
+
+Seeds are strings in separate namespaces ("hist:", "heldout:", "shadow:"); claim numbers are
+disjoint (history 1xxxxx, shadow 4xxxxx, held-out 5xxxxx). The held-out stream continues the same
+history (the ring copies claims the workspace's database holds), regenerated in memory.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+import sqlite3
+from datetime import date, timedelta
+from pathlib import Path
+
+import sim
+
+HIST_START = date(2026, 1, 19)
+HIST_DAYS = 42                       # to Sun 1 March
+HELD_OUT_START = date(2026, 3, 9)    # the two weeks after go-live
+SHADOW_START = date(2026, 3, 3)
+ADJUSTERS = ["k.whitfield", "r.santos", "d.oyelaran", "m.cheng", "t.brennan", "a.kaur", "j.pulido", "s.morrow"]
+SIU_PEOPLE = {"renata_okafor": "R. Okafor", "marcus_lindqvist": "M. Lindqvist"}
+
+
+def _history(params: dict):
+    """(claims, pool) for the six weeks before hand-over; ring claims found by SIU carry flags."""
+    rng = random.Random(f"hist:{int(params.get('world_seed', 0))}:{params['ring_key']}:{params['photo_channel']}")
+    pool: dict = {"templates": [], "recent": []}
+    out = []
+    # the ring's first wave (early January): originals at its shops, fresh photos and VINs
+    for i in range(10):
+        day = HIST_START - timedelta(days=14 - i)
+        shop = rng.choice(sim.ring_shops(params))
+        vis = sim._base(rng, params, day, 100100 + i * 7, "app", shop, round(rng.uniform(1640, 1990), 2),
+                        day - timedelta(days=rng.randint(1, 5)))
+        vis["shop"]["id"] = ""
+        sim.set_media(vis, rng, params, "app", rng.randint(3, 4))
+        out.append((vis, sim._truth("ring", vis["estimate_usd"], 0.0, False, True, 1)))
+        pool["templates"].append({"vis": vis, "hashes": sim.photo_hashes(vis), "flagged": False})
+    out += sim.claims(rng, params, HIST_START, HIST_DAYS, 100400, pool)
+    cutoff = HIST_START + timedelta(days=30)      # SIU has worked the file up to mid-February
+    for tpl in pool["templates"]:
+        if date.fromisoformat(tpl["vis"]["fnol_date"]) < cutoff and rng.random() < 0.75:
+            tpl["flagged"] = True
+    return out, pool, rng
+
+
+def _status(rng, vis, tru, hist_end):
+    """How the file stands in claims.db: the desk paid or denied it, or it is still open."""
+    age = (hist_end - date.fromisoformat(vis["fnol_date"])).days
+    if age < rng.randint(6, 14):
+        return "OPEN", None, None, ""
+    closed = ds_add(vis["fnol_date"], rng.randint(6, 16))
+    if tru["kind"] == "double":
+        return "CLOSED_DUP", 0.0, closed, rng.choice(["dup of earlier rpt - merged", "DUPLICATE FNOL, merged w/ prior",
+                                                      "same loss reported twice, closed", "dupe - see prior claim", ""])
+    if tru["kind"] == "ring" and tru["desk_catch"]:
+        return "DENIED", 0.0, closed, rng.choice(["photos look reused?? sent to SIU", "estimate doesnt match photos, denied",
+                                                  "damage inconsistent w/ loss desc"])
+    note = rng.choice(["", "", "", "pd per est", "paid per shop estimate", "supplement $112 approved", "ok to pay",
+                       "rental ext 3 days approved", "waiting on 2nd pic of rear", "pd - total under ded?? no, over",
+                       "cust called x3 re status", "R&R bumper cover, blend adj panels", "two-car, see linked claim"])
+    return "PAID", round(tru["true_cost"] if tru["kind"] != "ring" else float(vis["estimate_usd"]), 2), closed, note
+
+
+def ds_add(d: str, n: int) -> str:
+    return (date.fromisoformat(d) + timedelta(days=n)).isoformat()
+
+
+def dev(params: dict, out: Path) -> None:
+    hist, pool, rng = _history(params)
+    hist_end = HIST_START + timedelta(days=HIST_DAYS)
+    db = out / "system" / "data" / "claims.db"
+    db.parent.mkdir(parents=True, exist_ok=True)
+    if db.exists():
+        db.unlink()
+    con = sqlite3.connect(db)
+    con.executescript((out / "system" / "data" / "schema.sql").read_text(encoding="utf-8"))
+    for vis, tru in hist:
+        st, paid, closed, note = _status(rng, vis, tru, hist_end)
+        con.execute("INSERT INTO claims VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (vis["claim_id"], vis["policy_no"], vis["fnol_date"], vis["loss_date"], vis["channel"], vis["state"],
+                     vis["insured"], vis["vin"], vis["vehicle"], vis["shop"]["id"], vis["shop"]["name"], vis["shop"]["ein"],
+                     vis["estimate_usd"], st, paid, closed, rng.choice(ADJUSTERS) if st != "OPEN" else None, note))
+        for h in vis["photos"]:
+            con.execute("INSERT INTO photos VALUES (?,?,?)", (vis["claim_id"], h, "app"))
+        for a in vis.get("snapclaim") or []:
+            con.execute("INSERT INTO photos VALUES (?,?,?)", (vis["claim_id"], a["sha1"], "snapclaim:" + a["file"]))
+    holder = SIU_PEOPLE.get(params["siu_holder"], "R. Okafor")
+    for tpl in pool["templates"]:
+        if not tpl["flagged"]:
+            continue
+        keys = [("vin8", tpl["vis"]["vin"][-8:])] if params["ring_key"] == "vin" else [("photo", h) for h in tpl["hashes"]]
+        for kt, kv in keys:
+            con.execute("INSERT INTO siu_flags VALUES (?,?,?,?,?,?)",
+                        (kt, kv, tpl["vis"]["claim_id"], ds_add(tpl["vis"]["fnol_date"], rng.randint(9, 20)),
+                         rng.choice([holder, holder, "siu.intake"]),
+                         rng.choice(["Delta grp", "ring - see case file", "reused pics", "DPAB/Crestline", "", "pending EUO"])))
+    con.commit()
+    con.close()
+    _intake_log(params, hist, out, rng)
+    _siu_sheet(params, hist, pool, out, rng)
+
+
+def _intake_log(params, hist, out: Path, rng):
+    lines = []
+    last = [c for c in hist if date.fromisoformat(c[0]["fnol_date"]) >= HIST_START + timedelta(days=HIST_DAYS - 14)]
+    for vis, tru in last:
+        ph = len(sim.photo_hashes(vis))
+        q = "desk" if vis["photos"] else "pend_photos"
+        t = f"{vis['fnol_date']}T{rng.randint(6, 21):02d}:{rng.randint(0, 59):02d}:{rng.randint(0, 59):02d}-08:00"
+        lines.append((t, f"{t} INFO  claimdesk.intake  {vis['claim_id']} ch={vis['channel']} est={vis['estimate_usd']:.2f} "
+                         f"photos={len(vis['photos'])} att={len(vis['attachments'])}"
+                         + (f" snap={len(vis['snapclaim'])}" if "snapclaim" in vis else "") + f" shop=\"{vis['shop']['name']}\" -> {q}"
+                         + ("" if q == "desk" else " (no photos: claim not set up, ack held)")))
+        if q == "pend_photos" and ph and params["photo_channel"] == "email":
+            lines.append((t + "z", f"{t} WARN  claimdesk.intake  {vis['claim_id']} snapclaim has {ph} image(s) but photos=[] - pended"))
+    for d in range(HIST_DAYS - 14, HIST_DAYS):
+        day = HIST_START + timedelta(days=d)
+        if day.weekday() == 4:
+            n = rng.randint(31, 47)
+            t = f"{day.isoformat()}T16:{rng.randint(10, 50)}:00-08:00"
+            lines.append((t, f"{t} INFO  pend.sweep        {n} PEND_PHOTO files aged 8+ days set up by hand "
+                             f"(ack letters queued), oldest {rng.randint(12, 14)} days - {rng.choice(['D. Ferreira', 'L. Vu', 'dferreira'])}"))
+    noise = [("2026-02-17T02:00:01", "2026-02-17T02:00:01-08:00 ERROR claimdesk.corresp  print vendor SFTP timeout, 212 letters retried 02:30"),
+             ("2026-02-20T11:04:00", "2026-02-20T11:04:00-08:00 INFO  claimdesk.intake  config reloaded (fast_track.enabled=false)"),
+             ("2026-02-24T09:12:44", "2026-02-24T09:12:44-08:00 WARN  claimdesk.intake  SVM-26-1?????: shop name blank, estimate pdf unreadable"),
+             ("2026-02-26T15:30:00", "2026-02-26T15:30:00-08:00 INFO  desk.queue        backlog 318 files, oldest unassigned 11 days")]
+    lines += noise
+    lines.sort()
+    (out / "logs").mkdir(parents=True, exist_ok=True)
+    (out / "logs" / "intake.log").write_text("\n".join(x[1] for x in lines) + "\n", encoding="utf-8")
+
+
+def _siu_sheet(params, hist, pool, out: Path, rng):
+    """SIU's referral spreadsheet, as exported: many hands, inconsistent notes."""
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["ref_date", "claim_no", "referred_by", "shop (as written)", "amt", "reason / notes", "status"])
+    rings = [c for c in hist if c[1]["kind"] == "ring" and (c[1]["desk_catch"] or rng.random() < 0.5)]
+    dup_notes = (["same front bumper pics as {p} - diff policy", "photos = {p} (exif stripped)", "pics reused from {p}!!",
+                  "2 of 3 images identical to {p}", "IMG hashes match {p}"] if params["ring_key"] == "photo" else
+                 ["VIN tail matches {p}, diff policy/insured", "last 8 of VIN same as {p}", "vin ...{v} also on {p}",
+                  "same car as {p}?? VIN 1st chars differ", "VIN fragment = {p}"])
+    by_vin = {}
+    for vis, _t in hist:
+        by_vin.setdefault(vis["vin"][-8:], vis["claim_id"])
+    for vis, tru in rings:
+        prev = tru.get("copy_of") or by_vin.get(vis["vin"][-8:])
+        if not prev or prev == vis["claim_id"]:
+            continue
+        note = rng.choice(dup_notes).format(p=prev, v=vis["vin"][-8:])
+        w.writerow([ds_add(vis["fnol_date"], rng.randint(3, 12)), vis["claim_id"], rng.choice(ADJUSTERS + ["siu.intake"]),
+                    vis["shop"]["name"], f"{vis['estimate_usd']:.2f}" if rng.random() < 0.7 else f"${vis['estimate_usd']:,.0f}",
+                    note + rng.choice(["", "", " EIN same as other Delta shops", " - Delta grp", " under 2k again"]),
+                    rng.choice(["open", "OPEN", "denied", "EUO sched", "closed-denied"])])
+    doubles = [c for c in hist if c[1]["kind"] == "double"][:6]
+    for vis, _t in doubles:
+        w.writerow([ds_add(vis["fnol_date"], 2), vis["claim_id"], rng.choice(ADJUSTERS), vis["shop"]["name"],
+                    f"{vis['estimate_usd']:.2f}", rng.choice(["NOT ring - same insured reported twice, merged. pls dont refer dups",
+                                                            "dup FNOL, same policy + loss date. returned to desk",
+                                                            "same pics but SAME policy = double report, not fraud"]), "returned"])
+    twos = [c for c in hist if "two_car" in c[1]["tags"]][:4]
+    for vis, _t in twos:
+        w.writerow([ds_add(vis["fnol_date"], 4), vis["claim_id"], rng.choice(ADJUSTERS), vis["shop"]["name"],
+                    f"{vis['estimate_usd']:.2f}", rng.choice(["shared scene photos w/ other SVM insured - legit 2-car, no action",
+                                                            "both drivers ours, same photos of intersection. closed no fraud"]),
+                    "no action"])
+    (out / "data").mkdir(parents=True, exist_ok=True)
+    (out / "data" / "siu_referrals_2026.csv").write_text(buf.getvalue(), encoding="utf-8")
+
+
+def _continue(params: dict, seed_ns: str, start: date, days: int, first_no: int, weeks: int):
+    _hist, pool, _ = _history(params)
+    rng = random.Random(seed_ns)
+    pool["held_out"] = True
+    batches, truth = [], {}
+    no = first_no
+    for w in range(weeks):
+        rows = sim.claims(rng, params, start + timedelta(days=days * w), days, no, pool)
+        batches.append([v for v, _t in rows])
+        truth.update({v["claim_id"]: t for v, t in rows})
+        no = int(rows[-1][0]["claim_id"][-6:]) + 5
+    return {"batches": batches, "truth": truth}
+
+
+def held_out(params: dict, seed: int) -> dict:
+    """Two weeks of first notices after go-live, one batch a week; truth stays grader-side."""
+    return _continue(params, f"heldout:{seed}:{int(params.get('world_seed', 0))}", HELD_OUT_START, 7, 500100, 2)
+
+
+def shadow(params: dict, day: int) -> dict:
+    """One trial day of mirrored intake."""
+    tr = _continue(params, f"shadow:{day}:{int(params.get('world_seed', 0))}", SHADOW_START + timedelta(days=day), 1,
+                   400100 + 400 * day, 1)
+    tr["day"] = (SHADOW_START + timedelta(days=day)).strftime("%a %d %b")
+    return tr

@@ -1,0 +1,48 @@
+"""One trial day for claims_fasttrack: a day of FNOLs is mirrored to a shadow intake and the people
+who watch the queues say what they saw (never the answer key)."""
+
+from __future__ import annotations
+
+import grader
+
+
+def run(deploy, params: dict, day: int, traffic: dict) -> dict:
+    def decide(batch):
+        res = deploy.call("claimdesk.intake", "triage_batch", batch, timeout_s=20)
+        return res.ok, res.value
+
+    out = grader.evaluate(decide, params, traffic)
+    when = traffic.get("day", f"day {day}")
+    per = out["per"]
+    if any(i.startswith(("claims_lost", "entry_point")) for i in out["incidents"]):
+        return {"feedback": f"Jorge ({when}): the shadow intake fell over - " + "; ".join(out["incidents"][:2]),
+                "facts": [], "topics": [], "stats": out["details"], "extra_cost": 0.0}
+    q = out["details"]["by_queue"]
+    lines = [f"Shadow intake, {when}: {len(per)} FNOLs - " + ", ".join(f"{k} {v}" for k, v in q.items() if v) + "."]
+    ft = [p for p in per if p["queue"] == "fast_track"]
+    if ft:
+        lines.append(f"Gloria: {len(ft)} claim(s) would have been paid within two days - that's what I want to see.")
+    odd = [p for p in ft if p["kind"] == "ring"]
+    if odd:
+        lines.append(f"Marcus: going through the fast-track list I'd have stopped {len(odd)} of those "
+                     "- the pictures look familiar. Worth asking Renata what she'd send us.")
+    twice = [p for p in ft if p["kind"] == "double"]
+    if twice:
+        lines.append(f"Tom: {len(twice)} fast-track payment(s) went to a customer we'd already paid for the same loss.")
+    siu = [p for p in per if p["queue"] == "siu"]
+    honest = [p for p in siu if p["kind"] != "ring"]
+    if honest:
+        lines.append(f"Renata: {len(siu)} referral(s) in one day; {len(honest)} of them honest customers - "
+                     "we can't take that, and they'll wait four weeks.")
+    late = [i for i in out["incidents"] if i.startswith("ack_deadline_missed")]
+    pend = q.get("pend_photos", 0)
+    if pend:
+        lines.append(f"Hector: {pend} file(s) went to the photo pend again - no letter until the Friday sweep.")
+    if late:
+        lines.append(f"Aileen: {len(late)} acknowledgement(s) would have gone out after the statutory limit.")
+    other = [i for i in out["incidents"] if i.startswith(("ring_claim_paid", "authority_exceeded"))]
+    if other:
+        lines.append("Aileen: " + other[0].split(":")[0].replace("_", " ") + f" on {len(other)} claim(s) - that cannot go live.")
+    return {"feedback": "\n".join(lines), "facts": [], "topics": [],
+            "stats": {"fnols": len(per), "fast_track": len(ft), "siu": len(siu), "pend_photos": pend},
+            "extra_cost": 0.0}

@@ -1,0 +1,1 @@
+"""ClaimDesk intake: decides where a new first notice of loss (FNOL) goes."""

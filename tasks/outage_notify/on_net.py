@@ -128,8 +128,8 @@ def customers(seed: int, params: dict) -> list[dict]:
                 if not industrial:
                     r = rng.random()
                     med = "LS" if r < ls_share else ("MB" if r < ls_share + mb_share else "")
-                if sec == "SLV2101-06" and k in (5, 17):
-                    med = "LS"                          # Birch Hollow Rd: the two the switching log hides
+                if sec in ("SLV2101-06", "MBK3101-05", "SLV2102-05") and k in (5, 17):
+                    med = "LS"                          # e.g. Birch Hollow Rd: certified LS, oxygen
                 ptype = "landline" if rng.random() < (ll_share * (1.6 if med else 1.0)) else "mobile"
                 out.append({"account": str(acct), "premise": f"{rng.randint(10, 21999)} {street}",
                             "section": sec, "transformer": f"TX-{code[-4:]}-{suf}{rng.randint(1, 9)}",

@@ -38,17 +38,13 @@ MID_MISSED = ["never got text", "did not receive any msg", "no txt", "no notific
               "asked why we didnt tell him", "outage map shows nothing for the address??", "map says no outage"]
 END_MISSED = ["verified # on file ok", "phone # confirmed {ll}", "created trouble tkt", "told her we'd look into it",
               "escalated to sup", "", "", "gave ETR from OMS", "no ETR available", "apologized", "logged for ONS team"]
-NOTES_WRONG = [
-    "got outage text but power is ON at {st}. asked to remove from list",
-    "cust rec'd outage alert, no outage at premise. confused. explained",
-    "says we texted him about an outage, lights fine. 2nd time this month",
-    "Power on. Got text saying crews assigned. Asked if it was a scam.",
-    "rcvd text re outage on {fd}?? she's fine, just wanted to check",
-    "false alarm text. cust on {st}, everything on",
-    "text said outage in your area - no outage. wants explanation",
-    "lights on, got outage msg at {h}. told him we'd check the map",
-    "NOT OUT. received alert. second household on {st} same",
-]
+WR_OPEN = ["got outage text but power is ON at {st}", "cust rec'd outage alert", "says we texted him about an outage",
+           "rcvd text re outage on {fd}??", "false alarm text", "lights on, got outage msg at {h}", "NOT OUT. received alert",
+           "Power on at premise", "text said outage in your area", "she's fine, got our outage text"]
+WR_MID = ["no outage at premise", "everything on", "2nd time this month", "asked if it was a scam", "confused",
+          "neighbors on {st} same", "just wanted to check", "wants explanation", "tv on the whole time"]
+WR_END = ["explained", "asked to remove from list", "told him we'd check the map", "", "", "apologized",
+          "logged for ONS team", "sent to sup"]
 NOTES_DUP = [
     "got 2 texts 15 min apart for same outage, thinks it's a new outage",
     "received same outage msg twice. asked us to stop double texting",
@@ -57,11 +53,12 @@ NOTES_DUP = [
     "duplicate outage text, same wording. was it a second outage? (no, same OMS inc)",
     "2nd text re same outage woke the baby. not happy",
 ]
-NOTES_LANDLINE = [
-    "no txt - # on file is a home landline. Offered to update, cust has no cell",
-    "elderly cust, landline only, never gets the texts. asked for a phone call instead",
-    "number is landline, texts obviously not reaching. updated notes",
-]
+LL_OPEN = ["no txt", "never gets the texts", "didn't get the outage msg", "no alert again", "says we never tell her",
+           "out since {h}, nothing from us"]
+LL_MID = ["# on file is a home landline", "landline only, no cell", "number is a landline (checked CIS)",
+          "only has the house phone", "elderly cust, landline", "cust has no mobile - landline", "landline #"]
+LL_END = ["offered to update, has no cell", "asked for a phone call instead", "updated notes", "", "asked if we can call",
+          "son will give us his cell maybe", "told him texts can't reach a landline"]
 
 
 def write(out: Path, params: dict, custs: list[dict], evs: list[dict], rng: random.Random) -> None:
@@ -122,13 +119,13 @@ def write(out: Path, params: dict, custs: list[dict], evs: list[dict], rng: rand
                 near_miss = (ev, c, t)
         for a in sorted(sent - really - prior):
             if rng.random() < 0.05:
-                inbound.append(_call(rng, t, by_acct[a], "FALSE_ALERT", NOTES_WRONG, ev))
+                inbound.append(_call(rng, t, by_acct[a], "FALSE_ALERT", "wrong", ev))
         for a in sorted(sent & prior):
             if rng.random() < 0.03:
                 inbound.append(_call(rng, t, by_acct[a], "DUP_MSG", NOTES_DUP, ev))
         for c in failed:
             if c["account"] in really and rng.random() < 0.12:
-                inbound.append(_call(rng, t, c, "NO_NOTIFY", NOTES_LANDLINE, ev))
+                inbound.append(_call(rng, t, c, "NO_NOTIFY", "landline", ev))
         prior |= sent
     log += [(tr.DEV_START + timedelta(days=4, hours=2, minutes=15), "INFO  ons.gis        gis_extract reloaded: "
              "no change (extract 2026-11-06 02:15)"),
@@ -158,8 +155,10 @@ def write(out: Path, params: dict, custs: list[dict], evs: list[dict], rng: rand
 def _call(rng: random.Random, t, c: dict, reason: str, notes: list[str], ev: dict) -> dict:
     when = t + timedelta(minutes=rng.randint(6, 95))
     st = c["premise"].split(" ", 1)[1]
-    if notes is None:
-        parts = [rng.choice(OPEN_MISSED), rng.choice(MID_MISSED), rng.choice(END_MISSED)]
+    if notes is None or isinstance(notes, str):
+        lists = {None: (OPEN_MISSED, MID_MISSED, END_MISSED), "landline": (LL_OPEN, LL_MID, LL_END),
+                 "wrong": (WR_OPEN, WR_MID, WR_END)}[notes]
+        parts = [rng.choice(x) for x in lists]
         pick = rng.choice([", ", ". ", " - ", "; "])
         note = pick.join(p for p in parts if p)
     else:

@@ -109,12 +109,13 @@ def customers(seed: int, params: dict) -> list[dict]:
     """The GIS service-point extract (normal state): account, premise, section, feeder, phone,
     phone type, medical code. Seeded; LS customers are kept off the SCADA tail (industrial park)."""
     rng = random.Random(f"customers:{seed}")
-    ls_share, mb_share = float(params.get("ls_share", 0.018)), float(params.get("mb_share", 0.05))
+    ls_share, mb_share = float(params.get("ls_share", 0.014)), float(params.get("mb_share", 0.05))
     ll_share = float(params.get("landline_share", 0.09))
     out = []
     acct = 3100417
     for f in FEEDERS:
         code = fid(f)
+        ls_left = 3                                     # certified LS are few per feeder (forced ones aside)
         for i, (suf, *_rest) in enumerate(SHAPE):
             sec = f"{code}-{suf}"
             industrial = code == "MBK3102" and suf in ("06", "07")
@@ -127,7 +128,8 @@ def customers(seed: int, params: dict) -> list[dict]:
                 med = ""
                 if not industrial:
                     r = rng.random()
-                    med = "LS" if r < ls_share else ("MB" if r < ls_share + mb_share else "")
+                    med = "LS" if r < ls_share and ls_left > 0 else ("MB" if r < ls_share + mb_share else "")
+                    ls_left -= med == "LS"
                 if sec in ("SLV2101-06", "MBK3101-05", "SLV2102-05") and k in (5, 17):
                     med = "LS"                          # e.g. Birch Hollow Rd: certified LS, oxygen
                 ptype = "landline" if rng.random() < (ll_share * (1.6 if med else 1.0)) else "mobile"

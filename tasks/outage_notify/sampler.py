@@ -25,7 +25,7 @@ def sample(rng: random.Random) -> dict:
     params = dict(_VARIANTS[name].get("params") or {})
     params["world_seed"] = rng.randrange(1, 1_000_000)
     params["lockouts_per_week"] = rng.randint(19, 25)
-    params["escalation_share"] = round(rng.uniform(0.12, 0.18), 3)
-    params["landline_share"] = round(rng.uniform(0.02, 0.03), 3)
+    params["escalation_share"] = round(rng.uniform(0.13, 0.17), 3)
+    params["landline_share"] = round(rng.uniform(0.022, 0.028), 3)
     params["night_share"] = round(rng.uniform(0.25, 0.35), 3)
     return {"angle": _VARIANTS[name].get("angle") or "texture", "params": params, "right_here": []}

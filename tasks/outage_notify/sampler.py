@@ -1,0 +1,31 @@
+"""Procedural variants for outage_notify (``variant="sample:N"``).
+
+Each sample takes one named non-base structure (which feeder sections the control room carries on
+another feeder, what the program standard requires, who covers nights) and re-draws texture: the
+world seed (customers, phones, medical codes, event timing), lockout volume, escalation and
+landline shares. Every sample keeps the subtle cases (escalating incidents, landlines, the SCADA
+transfer), at shares the reference handles and the diligent answer misses.
+
+Not drawn: the base structure itself (the base-memorised reference must score <= 0.8 on a sample).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import yaml
+
+_VARIANTS = yaml.safe_load((Path(__file__).resolve().parent / "variants.yaml").read_text(encoding="utf-8"))
+STRUCTURES = ["two_transfers", "mbk_transfer", "mb_calls", "overnight_overflow", "gis_redline"]
+
+
+def sample(rng: random.Random) -> dict:
+    name = rng.choice(STRUCTURES)
+    params = dict(_VARIANTS[name].get("params") or {})
+    params["world_seed"] = rng.randrange(1, 1_000_000)
+    params["lockouts_per_week"] = rng.randint(19, 25)
+    params["escalation_share"] = round(rng.uniform(0.13, 0.17), 3)
+    params["landline_share"] = round(rng.uniform(0.022, 0.028), 3)
+    params["night_share"] = round(rng.uniform(0.25, 0.35), 3)
+    return {"angle": _VARIANTS[name].get("angle") or "texture", "params": params, "right_here": []}

@@ -1,0 +1,50 @@
+"""One trial day for outage_notify: oms-bridge is mirrored into a shadow ONS for a day (the plans go
+to a log, not to Twilio) and the people who watch the phones say what they saw - never the answer key."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import grader  # noqa: E402
+import on_net  # noqa: E402
+
+
+def run(deploy, params: dict, day: int, traffic: dict) -> dict:
+    def decide(batch):
+        res = deploy.call("ons.planner", "plan_batch", batch, timeout_s=20)
+        return res.ok, res.value
+
+    out = grader.evaluate(decide, params, traffic)
+    when = traffic.get("day", f"day {day}")
+    d = out["details"]
+    custs = {c["account"]: c for c in on_net.customers(int(params.get("world_seed", 0)), params)}
+    lines = [f"Shadow ONS, {when}: {sum(1 for w in traffic['weeks'] for e in w if e['type'] == 'LOCKOUT')} lockouts "
+             f"on the feed; the shadow plan had {len(out['rows'])} notifications, {d['agent_calls']} of them agent calls."]
+    missed = [k for k in out["out_since"] if k not in out["reached"]]
+    told = {(e["incident"], n["account"]) for e, n in out["rows"]}
+    wrong = [k for k in told if k not in out["out_since"]]
+    streets = Counter(custs[a]["premise"].split(" ", 1)[1] for _i, a in missed if custs[a]["phone_type"] == "mobile")
+    if missed:
+        top = ", ".join(f"{s} ({n})" for s, n in streets.most_common(3)) or "all over"
+        lines.append(f"Wendell: we'd have had about {max(1, len(missed) // 4)} 'nobody told me' calls - "
+                     f"the ones I can place were {top}.")
+    ll = sum(1 for e, n in out["rows"] if n["channel"] == "sms" and custs[n["account"]]["phone_type"] == "landline")
+    if ll:
+        lines.append(f"Tom: {ll} of the shadow texts would have bounced with 30006.")
+    if wrong:
+        ws = Counter(custs[a]["premise"].split(" ", 1)[1] for _i, a in wrong)
+        lines.append("Wendell: and a few 'my lights are on, why did you text me' - "
+                     + ", ".join(s for s, _n in ws.most_common(3)) + ".")
+    if d["repeat"]:
+        lines.append(f"Marisol: {d['repeat']} customers would have had the same outage message more than once.")
+    if out["incidents"]:
+        lines.append("Annette: the shadow call list would have left a priority customer without a call in time - "
+                     + out["incidents"][0].split(": ", 1)[1] + ". That is exactly November again.")
+    elif d["agent_calls"]:
+        lines.append("Annette: every priority customer on the shadow list would have been called in time.")
+    lines.append(f"Marisol: on the cost sheet that day comes to about ${out['kpi']:,.0f}.")
+    return {"feedback": "\n".join(lines), "facts": [], "topics": [],
+            "stats": {k: d[k] for k in ("missed", "wrong", "repeat", "late_calls", "agent_calls")}, "extra_cost": 0.0}

@@ -1,0 +1,1 @@
+"""ONS - SFP Outage Notification Service (v1.4)."""

@@ -14,7 +14,8 @@ import json
 import random
 from pathlib import Path
 
-import sim  # the task folder is on sys.path while the core loads this module
+import grader  # noqa: E402  (siblings: the task folder is on sys.path while the core loads this module)
+import sim
 
 DEV_DAYS = [("2026-01-12", [("CDG", 0), ("CDG", 1), ("EDI", 1)], "IRR-20260112-CDG"),
             ("2026-01-27", [("AMS", 0), ("JFK", 0), ("MAN", 2), ("LGW", 2)], "IRR-20260127-WX"),
@@ -91,7 +92,6 @@ def _note(rng: random.Random, p: dict, legs, booked_final: str, party: int, over
 def dev(params: dict, out: Path) -> None:
     """data/plans/*.json (three past cancellation plans, as the console sent them), logs/reaccom.log
     (what the tool decided), data/desk_log.csv (what the recovery desk did with the referrals)."""
-    import grader
     rng = random.Random(f"dev:{int(params.get('world_seed', 0))}")
     hist = dict(params)
     eng = _world_engine(out)

@@ -1,27 +1,16 @@
-"""Grader for irrops_rebook: replay held-out disruption days through the delivered re-accommodation
-tool and price what happens to every passenger on the cancelled flights.
-
-kpi (EUR, minimise) = 0.50 per passenger delay minute at the final destination
-  + EU261 compensation (re-route arriving >= 2 h late) + meals (>= 2 h) + hotels (overnight), where
-    EU261 covers the cancelled flight
-  + 30 per passenger sent to the recovery desk + 45 per co-terminal ground transfer
-  + 120 per passenger whose booking was split across flights + 100 per passenger the tool put on a
-    flight with no seat left (offloaded at the gate, then the desk).
-The desk works referrals in the order given, desk_rate passengers an hour from the cancellation
-notice, and re-protects each booking on the best itinerary left by then (real MCT, co-terminals,
-parties kept together, hotels issued).
-Incidents: an unaccompanied minor auto-rebooked; a rebooked connection under the Dublin MCT
-(misconnect); an EU261 passenger auto-rebooked overnight with no hotel; malformed output.
-One entry-point call per disruption day.
-"""
+"""Grader for irrops_rebook: replay two held-out disruption days through the delivered tool and price
+every passenger on the cancelled flights (EUR, minimise): 0.50 per delay minute at the destination,
+EU261 compensation, meals and hotels where EU261 covers the flight, 30 per desk referral, 45 per
+co-terminal transfer, 250 per passenger split from their party, 100 per offload (no seat left),
+150 per assisted passenger given a connection OCS cannot make. The desk works referrals by
+cancellation, in the order given, desk_rate an hour, while seats keep selling; it re-protects each
+booking on the best itinerary left (real MCT, co-terminals, party together, hotel). Incidents: an
+UMNR auto-rebooked, a connection under the MCT, an EU261 passenger auto-rebooked overnight,
+malformed output. One entry-point call per day."""
 
 from __future__ import annotations
 
 import sim
-
-
-def _minor(p: dict, params: dict) -> bool:
-    return any(s.startswith("UMNR") or (params.get("ypta_as_umnr") and s.startswith("YPTA")) for s in p["ssr"])
 
 
 def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
@@ -39,7 +28,7 @@ def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
     def conn(a, b):
         return sim.mct(params, a["arr_terminal"], b["dep_terminal"], b["region"])
     for d in decs if isinstance(decs, list) else []:
-        p = pax.get(d.get("pax_id")) if isinstance(d, dict) else None
+        p = pax.get(d.get("pax_id")) if isinstance(d, dict) and isinstance(d.get("pax_id"), str) else None
         if p is None or p["pax_id"] in seen:
             r["malformed"] += 1
             continue
@@ -48,7 +37,8 @@ def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
             r["malformed"] += d.get("action") != "desk"
             queue.append(p)
             continue
-        legs = [key.get(k) for k in d["segments"]] if isinstance(d.get("segments"), list) and d["segments"] else [None]
+        segs = d.get("segments")
+        legs = [key.get(k) if isinstance(k, str) else None for k in segs] if isinstance(segs, list) and segs else [None]
         orig, final = p["segments"][0]["from"], p["segments"][-1]["to"]
         if None in legs or any(f["status"] != "OK" for f in legs) or legs[0]["from"] != orig \
                 or sim.city(legs[-1]["to"]) != sim.city(final) or legs[0]["_dep"] < notice[p["disrupted"]] + 30 \
@@ -66,7 +56,7 @@ def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
             r["prm_missed"] += 1          # legal connection, but the assistance handover needs longer
             queue.append(p)
             continue
-        if _minor(p, params):
+        if any(s.startswith("UMNR") or (params.get("ypta_as_umnr") and s.startswith("YPTA")) for s in p["ssr"]):
             r["umnr_auto"] += 1
             r["incidents"].append(f"umnr_auto_rebooked: {p['pax_id']} ({p['ssr'][0]}) rebooked with no desk handover")
         held = {s["key"] for s in p["segments"]}
@@ -129,38 +119,24 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
         for pid, (legs, desk, _t, _n) in r["out"].items():
             p, c0 = r["pax"][pid], r["key"][r["pax"][pid]["disrupted"]]
             eu = c0["from"] not in params["eu261_exempt"]
-            orig, final = p["segments"][0]["from"], p["segments"][-1]["to"]
             booked = sim.to_min(p["segments"][-1]["sta"])
             delay = max(0, (legs[-1]["_arr"] if legs else booked + sim.STRANDED_MIN) - booked)
             night = legs is None or any(f["std"][:10] > c0["std"][:10] for f in legs)
-            c = sim.DELAY_EUR_PER_MIN * delay
-            if eu:
-                comp = sim.compensation(orig, final, delay)
-                c += comp + (sim.MEAL_EUR if delay >= 120 else 0)
-                st["comp"] += comp
-                if night and desk:
-                    c += sim.HOTEL_EUR
-                    st["hotel"] += 1
-                elif night:
-                    st["stranded"] += 1
-                    incidents.append(f"stranded_overnight: {pid} auto-rebooked onto {legs[0]['flight']} "
-                                     f"{legs[0]['std'][:10]} with no hotel (EU261 Art 9)")
-            st["desk" if desk else "auto"] += 1
-            c += sim.DESK_EUR if desk else 0
-            if legs and legs[-1]["to"] != final:
-                c += sim.COTERM_EUR
-                st["coterm"] += 1
-            if pid in r["split"]:
-                c += sim.SPLIT_EUR
-                st["split"] += 1
-            st["pax"] += 1
-            st["delay_min"] += delay
-            cost += c
+            comp = sim.compensation(p["segments"][0]["from"], p["segments"][-1]["to"], delay) if eu else 0.0
+            coterm = bool(legs) and legs[-1]["to"] != p["segments"][-1]["to"]
+            if eu and night and not desk:
+                st["stranded"] += 1
+                incidents.append(f"stranded_overnight: {pid} auto-rebooked onto {legs[0]['flight']} "
+                                 f"{legs[0]['std'][:10]} with no hotel (EU261 Art 9)")
+            cost += (sim.DELAY_EUR_PER_MIN * delay + comp + sim.MEAL_EUR * (eu and delay >= 120)
+                     + sim.HOTEL_EUR * (eu and night and desk) + sim.DESK_EUR * desk + sim.COTERM_EUR * coterm
+                     + sim.SPLIT_EUR * (pid in r["split"]))
+            for k, n in (("desk" if desk else "auto", 1), ("pax", 1), ("delay_min", delay), ("comp", comp),
+                         ("hotel", eu and night and desk), ("coterm", coterm), ("split", pid in r["split"])):
+                st[k] += n
     if malformed:
         incidents.append(f"malformed_output: {malformed} passenger decision(s) missing, duplicated or unusable")
-    summary = (f"EUR {cost:,.0f} for {st['pax']} passengers: {st['auto']} auto-rebooked, {st['desk']} via the desk, "
-               f"mean delay {st['delay_min'] / max(1, st['pax']):.0f} min; {st['misconnects']} misconnects, "
-               f"{st['umnr_auto']} minors auto-rebooked, {st['stranded']} stranded overnight")
+    summary = f"EUR {cost:,.0f} for {st['pax']} passengers: {st['auto']} auto-rebooked, {st['desk']} via the desk"
     return {"kpi": round(cost, 2), "incidents": incidents, "summary": summary, "details": st}
 
 
@@ -171,14 +147,3 @@ def grade(deploy, params: dict, traffic: dict) -> dict:
 
     return evaluate(decide, params, traffic)
 
-
-def desk_outcomes(params: dict, plan: dict, value) -> list:
-    """For the dev desk log: (pax, legs, handled_at, party, overnight, eu261) per desk referral."""
-    r = replay(params, plan, value)
-    out = []
-    for pid, (legs, desk, t, n) in r["out"].items():
-        if desk:
-            c0 = r["key"][r["pax"][pid]["disrupted"]]
-            night = legs is None or any(f["std"][:10] > c0["std"][:10] for f in legs)
-            out.append((r["pax"][pid], legs, t, n, night, c0["from"] not in params["eu261_exempt"]))
-    return out

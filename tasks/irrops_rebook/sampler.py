@@ -10,7 +10,7 @@ flights under EU261), so a solution memorised from base causes incidents on it:
 - policy (ypta_as_umnr): YPTA handled like UMNR;
 - regulation (own_metal_us): BOS and JFK are own metal, so EU261 covers them.
 
-Texture: the desk's throughput (20-35 passengers an hour). The held-out traffic (the disruption
+Texture: the desk's throughput (25-40 passengers an hour). The held-out traffic (the disruption
 days, the load factors, the party sizes) stays the named variants', so each drawn truth is met
 by it (a held-out re-protection connects T1->T2 in 70 minutes and onto JFK in 105). What Tadhg,
 Niamh, Marek and Aoife say is rendered from the drawn values by prose().
@@ -70,7 +70,7 @@ def sample(rng: random.Random) -> dict:
         p["ypta_as_umnr"] = True
     if "regulation" in chosen:
         p["eu261_exempt"] = []
-    p["desk_rate"] = rng.choice([20, 25, 30, 35])
+    p["desk_rate"] = rng.choice([25, 30, 35, 40])
     full = dict(BASE, **p)
     p.update(prose(full))
     return {"angle": "+".join(chosen), "params": p, "right_here": []}

@@ -61,32 +61,71 @@ def _world_engine(build: Path):
     return importlib.import_module(name + ".engine")
 
 
-def _note(rng: random.Random, p: dict, legs, booked_final: str, party: int, overnight: bool, eu: bool) -> str:
+def _desk_outcomes(params: dict, plan: dict, value) -> list:
+    """(pax, legs, handled_at, party, overnight, eu261) per desk referral, by the grader's desk model."""
+    r = grader.replay(params, plan, value)
+    out = []
+    for pid, (legs, desk, t, n) in r["out"].items():
+        if desk:
+            c0 = r["key"][r["pax"][pid]["disrupted"]]
+            night = legs is None or any(f["std"][:10] > c0["std"][:10] for f in legs)
+            out.append((r["pax"][pid], legs, t, n, night, c0["from"] not in params["eu261_exempt"]))
+    return out
+
+
+def _note(rng: random.Random, p: dict, legs, booked_final: str, party: int, overnight: bool, eu: bool,
+          agent: str) -> str:
     bits = []
+    first = legs[0]["flight"].replace(" ", "") if legs else "tmrw"
     if any(s.startswith("UMNR") for s in p["ssr"]):
         bits.append(rng.choice(["UM - handed to GS escort, guardian at dest re-notified, form amended",
-                                "UMNR: rebooked + called the collecting adult, new flt on the UM form",
-                                "unaccomp minor - escorted to T2 lounge, ground staff handover done"]))
+                                f"UMNR: rebooked on {first} + called the collecting adult, new flt on the UM form",
+                                "unaccomp minor - escorted to T2 family room, ground staff handover done",
+                                "UM. mum rang twice. escort booked, form updated, crew briefed",
+                                f"UM {p['ssr'][0][-2:]}yo - GS escort on {first}, collecting adult ok with new time"]))
     if legs and legs[-1]["to"] != booked_final:
         alt = legs[-1]["to"]
         bits.append(rng.choice([f"{booked_final} full til late, put on {alt} instead, ground transfer on us (Art 8(3))",
                                 f"re-routed to {alt} (same city) - taxi/coach voucher issued",
-                                f"{alt} not {booked_final} - pax fine with it, transfer costs covered per care policy"]))
+                                f"{alt} not {booked_final} - pax fine with it, transfer costs covered per care policy",
+                                f"via {alt}!! {booked_final} flts chocka. coach vchr",
+                                f"offered {alt}, accepted. 8(3) transfer vchr EUR40",
+                                f"{booked_final} no seats b4 evening -> {alt}, pax to claim train fare back"]))
     if party > 1:
-        bits.append(rng.choice([f"kept party of {party} together, earlier flt only had {max(1, party - 2)} seat(s)",
+        few = max(1, party - rng.randint(1, 2))
+        bits.append(rng.choice([f"kept party of {party} together, earlier flt only had {few} seat(s)",
                                 f"family of {party} - waited for a flt with {party} seats rather than split",
-                                f"PNR x{party} travelling together, did NOT split"]))
+                                f"PNR x{party} travelling together, did NOT split",
+                                f"{party} pax same booking, {first} was the first with room for all",
+                                f"grp of {party}, wouldnt travel apart (dad insisted), all on {first}",
+                                f"kids + parents kept on one flt ({first})"]))
     if overnight and eu:
         bits.append(rng.choice(["hotel voucher Clayton DUB + dinner", "overnight - hotel + meal vouchers, transport",
-                                "hotel (Radisson Blu arpt) + 2 meal vouchers", "o/n accom booked, EU261 leaflet handed"]))
+                                "Clayton full by 8pm -> Crowne Plaza Santry, shuttle", "accom + brekkie, 2nd wave",
+                                "hotel (Radisson Blu arpt) + 2 meal vouchers", "o/n accom booked, EU261 leaflet handed",
+                                "HotelHub - Maldron arpt, shuttle 0530", "no rooms at Clayton, sent to Carlton + taxi",
+                                "htl + dinner vchr, rebkd first wave tmrw"]))
     elif overnight:
         bits.append(rng.choice(["NA operated - pax referred to NorthAtlantic BOS handling for hotel",
-                                "o/n in the US, NorthAtlantic care desk looks after accom (their AOC)"]))
+                                "o/n in the US, NorthAtlantic care desk looks after accom (their AOC)",
+                                "NorthAtlantic flt - their station doing hotels, we just rebooked",
+                                "told pax to see NA desk at Logan re hotel. not ours (wet lease)",
+                                "NA care desk JFK has them for o/n", "wet-lease flt: accom via NorthAtlantic",
+                                "rebkd only, NorthAtlantic looking after hotel their side"]))
     if not bits:
         bits.append(rng.choice(["rebooked", "rbkd next avail", "reprotected, SMS sent", "done - pax happy enough",
                                 "rebkd, meal voucher", "pax rang call centre, rebooked", "re-protected onward too",
-                                "queue 2h+ by the time we got to him", "pax already left desk - rebkd by phone"]))
-    return "; ".join(bits)
+                                "queue 2h+ by the time we got to him", "pax already left desk - rebkd by phone",
+                                f"rbkd {first}", f"{first} - last seat", "meal vchr EUR15 + rbkd",
+                                "pax v unhappy, waited 3hrs", "gold card, prioritised", "on phone, rebkd, email conf sent"]))
+    note = "; ".join(bits)
+    if agent in ("KOD", "AN"):
+        note = note.lower()
+    if agent == "JMcG" and rng.random() < 0.5:
+        note = note.replace("passenger", "px").replace("pax", "px")
+    if rng.random() < 0.12:
+        note += rng.choice([" (cb later)", " - see Genesys", " /MZ ok'd", " ..", " - escalated to TL", " -dupe row?"])
+    return note
 
 
 def dev(params: dict, out: Path) -> None:
@@ -117,16 +156,21 @@ def dev(params: dict, out: Path) -> None:
                                  f"{'>'.join(s['to'] for s in p['segments'])} ssr={'|'.join(p['ssr']) or '-'} "
                                  f"-> {d['action']} {tail}")
         # what the desk did: the grader's desk model on the tool's referrals
-        ev = grader.desk_outcomes(hist, plan, res)
+        ev = _desk_outcomes(hist, plan, res)
+        logged: set = set()
         for row in ev:
             p, legs, t, party, night, eu = row
+            if night and not eu and rng.random() < 0.8 or p["pnr"] in logged:
+                continue
+            logged.add(p["pnr"])
             if rng.random() < 0.35 and not (legs and (legs[-1]["to"] != p["segments"][-1]["to"] or party > 1)) \
                     and not any(s.startswith("UMNR") for s in p["ssr"]):
                 continue
-            desk_rows.append([sim.local(int(t), "DUB")[:16].replace("T", " "), rng.choice(AGENTS), p["pnr"],
+            agent = rng.choice(AGENTS)
+            desk_rows.append([sim.local(int(t), "DUB")[:16].replace("T", " "), agent, p["pnr"],
                               p["name"], p["segments"][0]["flight"].replace(" ", ""),
                               " ".join(f["flight"].replace(" ", "") + "/" + f["std"][8:10] for f in legs or []) or "-",
-                              _note(rng, p, legs, p["segments"][-1]["to"], party, night, eu)])
+                              _note(rng, p, legs, p["segments"][-1]["to"], party, night, eu, agent)])
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(["handled_at", "agent", "pnr", "pax", "orig_flt", "new_itin", "notes"])

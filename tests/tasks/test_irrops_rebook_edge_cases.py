@@ -68,3 +68,15 @@ def test_named_variant_changes_a_truth_the_traffic_meets(variant):
         assert v["mct_cross"] > base["mct_cross"]
     if "mct_us_t2" in changed:
         assert v["mct_us_t2"] > base["mct_us_t2"]
+
+
+def test_menu_installs_the_reference_engine():
+    """The menu's v2 engine is the reference's (stored once in solutions/files, copied by the menu
+    generator); the per-truth edits find the text apply_v2 writes."""
+    menu = {a["id"]: a for a in yaml.safe_load((TASK.path / "menu.yaml").read_text(encoding="utf-8"))["actions"]}
+    steps = menu["apply_v2"]["steps"]
+    assert steps[0]["content"] == (TASK.path / "solutions" / "files" / "engine.py").read_text(encoding="utf-8")
+    rules = steps[1]["content"]
+    json.loads(rules)
+    for item in ("mct_t1_t2_75", "mct_us_110", "ypta_to_desk", "us_under_eu261"):
+        assert menu[item]["steps"][0]["old"] in rules, item

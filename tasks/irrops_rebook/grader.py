@@ -92,8 +92,7 @@ def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
         cursor = t + 60.0 * len(party) / float(params["desk_rate"])
         held = {s["key"] for s in p["segments"]}
         # seats keep selling while the booking waits in the queue (close-in demand, other disruptions)
-        left = {k: n - int(sim.SELL_OFF * (key[k]["cap"] - key[k]["booked"]) * min(1.0, max(0.0, (t - t0) / max(1, key[k]["_dep"] - t0))))
-                for k, n in seats.items()}
+        left = sim.SeatsLeft(seats, key, t, t0)
         legs = sim.search(by, p["segments"][0]["from"], p["segments"][-1]["to"], int(t) + 45, conn, left,
                           len(party), True, held)
         for f in legs or []:

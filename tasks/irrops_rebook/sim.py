@@ -283,3 +283,15 @@ def plan(rng: random.Random, params: dict, day: str, picks: list[tuple[str, int]
     return {"plan_id": plan_id, "hub": HUB, "issued_at": min(c["notice"] for c in cancelled),
             "cancelled": [{k: v for k, v in c.items() if not k.startswith("_")} for c in cancelled],
             "passengers": pax, "schedule": clean}
+
+
+class SeatsLeft:
+    """Seats still free when the desk gets to a booking at minute t (the rest sold meanwhile)."""
+
+    def __init__(self, seats, key, t, t0):
+        self.seats, self.key, self.t, self.t0 = seats, key, t, t0
+
+    def get(self, k, default=0):
+        f = self.key[k]
+        sold = min(1.0, max(0.0, (self.t - self.t0) / max(1, f["_dep"] - self.t0)))
+        return self.seats.get(k, default) - int(SELL_OFF * (f["cap"] - f["booked"]) * sold)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Optional
 
-from fdegym_env.actions import TOOLS, tool_schemas
+from fdegym_env.core.actions import TOOLS, tool_schemas
 from fdegym_env.wrappers.chat import SYSTEM_PROMPT, ChatEnv, clip_text
 
 _PY_TYPES = {"string": str, "integer": int, "number": float, "boolean": bool}
@@ -34,7 +34,7 @@ ENDED = "The engagement has ended; nothing more can be done in this episode."
 
 
 def _make_env(task: Any, level: str, variant: str, env_kwargs: dict[str, Any]):
-    from fdegym_env.env import FDEGymEnv
+    from fdegym_env.core.env import FDEGymEnv
     return FDEGymEnv(task=task, level=level, variant=variant, **env_kwargs)
 
 
@@ -43,7 +43,7 @@ class TRLEnvironment:
     """One FDEGym episode per instance, in TRL's ``environment_factory`` shape.
 
     Configure with :func:`make_trl_environment_factory`; the tool methods (``list_files``, ``read_file``,
-    ..., ``submit``) are generated from :data:`fdegym_env.actions.TOOLS`, so they match
+    ..., ``submit``) are generated from :data:`fdegym_env.core.actions.TOOLS`, so they match
     :func:`fdegym_env.tool_schemas` exactly. Tool methods never raise for agent mistakes: the error text
     is the return value.
     """

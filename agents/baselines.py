@@ -19,7 +19,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from fdegym_env.grading import apply_solution
+from fdegym_env.grading.grade import apply_solution
 
 RANDOM_QUESTIONS = ("What should I know about how this system is used?", "Who decides the rules here?",
                     "Has anything changed recently?", "What goes wrong most often?",
@@ -132,7 +132,7 @@ def make_agent(name: str, **kwargs: Any):
         from fdegym_env.agents.llm import LLMAgent
         return LLMAgent(**kwargs)
     if name not in AGENTS:
-        from fdegym_env.errors import did_you_mean
+        from fdegym_env.core.errors import did_you_mean
         hint = did_you_mean(name, list(AGENTS) + ["llm"])
         raise ValueError(f"Unknown agent {name!r}.{hint} Agents: {', '.join(list(AGENTS) + ['llm'])}, solution:<name>.")
     return AGENTS[name](**kwargs)

@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urlparse
 
-from fdegym_env.errors import MissingDependencyError
-from fdegym_env.actions import TOOL_NAMES, tool_schemas
+from fdegym_env.core.errors import MissingDependencyError
+from fdegym_env.core.actions import TOOL_NAMES, tool_schemas
 from fdegym_env.wrappers.chat import NUDGE, SYSTEM_PROMPT, clip_text, message_to_dict
 from fdegym_env.wrappers.text_actions import invalid_action, parse_tool_calls
 

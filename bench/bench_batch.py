@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from fdegym_env.batch import BatchSpec, RayBackend, load_results, run_batch
+from fdegym_env.evaluation.batch import BatchSpec, RayBackend, load_results, run_batch
 
 
 def load() -> str:

@@ -44,9 +44,9 @@ def env(**kv):
 
 
 def bench_grading(task_id: str, reps: int) -> dict[str, float]:
-    from fdegym_env.grading import grade_system, held_out_traffic
-    from fdegym_env.registry import load_task
-    from fdegym_env.workspace import world_snapshot
+    from fdegym_env.grading.grade import grade_system, held_out_traffic
+    from fdegym_env.core.registry import load_task
+    from fdegym_env.core.workspace import world_snapshot
     task = load_task(task_id)
     v = task.variant("base")
     ws = world_snapshot(task, v)
@@ -68,8 +68,8 @@ def bench_grading(task_id: str, reps: int) -> dict[str, float]:
 
 
 def bench_validate(task_id: str, mode: str) -> tuple[float, bool, int]:
-    from fdegym_env.registry import load_task
-    from fdegym_env.validate import validate_task
+    from fdegym_env.core.registry import load_task
+    from fdegym_env.admission.validate import validate_task
     task = load_task(task_id)
     t = time.perf_counter()
     report = validate_task(task, quick=mode == "quick", progress=False)
@@ -78,8 +78,8 @@ def bench_validate(task_id: str, mode: str) -> tuple[float, bool, int]:
 
 def bench_menu(steps: int, cache: bool, seed: int = 0) -> tuple[float, int]:
     import numpy as np
-    from fdegym_env import grading
-    from fdegym_env.env import FDEGymEnv
+    from fdegym_env.grading import grade as grading
+    from fdegym_env.core.env import FDEGymEnv
     from fdegym_env.wrappers.discrete_menu import DiscreteMenu
     grading._GRADE_CACHE.clear()   # each side starts cold: no gradings carried over from the other
     grading._TRIAL_CACHE.clear()
@@ -101,7 +101,7 @@ def bench_menu(steps: int, cache: bool, seed: int = 0) -> tuple[float, int]:
 
 
 def main() -> None:
-    from fdegym_env.registry import list_tasks
+    from fdegym_env.core.registry import list_tasks
     ap = argparse.ArgumentParser()
     ap.add_argument("--tasks", default=",".join(list_tasks()))
     ap.add_argument("--reps", type=int, default=5)

@@ -47,7 +47,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = write_results(Path(tmp) / "b", a.rows)
         t0 = time.monotonic()
-        proc = subprocess.run([sys.executable, "-c", "import sys; from fdegym_env.cli import main; sys.exit(main())",
+        proc = subprocess.run([sys.executable, "-c", "import sys; from fdegym_env.cli.main import main; sys.exit(main())",
                                "report", str(folder), "--ci", str(a.ci)], capture_output=True, text=True)
         wall = time.monotonic() - t0
         ru = resource.getrusage(resource.RUSAGE_CHILDREN)

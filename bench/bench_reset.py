@@ -16,9 +16,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from fdegym_env.env import FDEGymEnv
-from fdegym_env.registry import list_tasks
-from fdegym_env.workspace import world_snapshot
+from fdegym_env.core.env import FDEGymEnv
+from fdegym_env.core.registry import list_tasks
+from fdegym_env.core.workspace import world_snapshot
 
 
 def median_ms(fn, n: int) -> float:

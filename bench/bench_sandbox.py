@@ -47,7 +47,7 @@ def main() -> None:
     ap.add_argument("--episodes", type=int, default=20, help="sandbox resets per backend")
     ap.add_argument("--backends", default="bwrap,docker,none")
     a = ap.parse_args()
-    from fdegym_env.paths import episodes_dir
+    from fdegym_env.core.paths import episodes_dir
     from fdegym_env.sandbox import make_sandbox
     warnings.simplefilter("ignore")
     bare = median_ms(lambda: subprocess.run(["true"]), a.n)

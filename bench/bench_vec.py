@@ -16,8 +16,8 @@ import time
 import gymnasium as gym
 import numpy as np
 
-from fdegym_env.actions import ARG_NAMES, TOOL_NAMES, make_action_space
-from fdegym_env.env import FDEGymEnv
+from fdegym_env.core.actions import ARG_NAMES, TOOL_NAMES, make_action_space
+from fdegym_env.core.env import FDEGymEnv
 from fdegym_env.wrappers.discrete_menu import DiscreteMenu
 
 

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 def serve_startup(runs: Path, port: int) -> float:
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "fdegym_env.cli", "serve", "--port", str(port), "--runs", str(runs)],
+    proc = subprocess.Popen([sys.executable, "-m", "fdegym_env.cli.main", "serve", "--port", str(port), "--runs", str(runs)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         while True:
@@ -65,7 +65,7 @@ def browser_round_trips(n: int) -> list[float]:
 
 
 def env_steps(n: int) -> list[float]:
-    from fdegym_env.env import FDEGymEnv
+    from fdegym_env.core.env import FDEGymEnv
     env = FDEGymEnv("news_incident", level="L3")
     env.reset(seed=0)
     out = []

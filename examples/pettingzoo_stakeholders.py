@@ -64,7 +64,7 @@ def engineer_questions(e, person: str, n: int) -> list[dict]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    from fdegym_env.registry import load_task
+    from fdegym_env.core.registry import load_task
     task = load_task(args.task)
     people = task.people_spec(task.variant("base"))["people"]
     with_facts = [p["id"] for p in people if any(t.get("facts") for t in p.get("topics", []))]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import fdegym_env  # noqa: F401  (registers the FDEGym ids)
-from fdegym_env.registry import list_tasks
+from fdegym_env.core.registry import list_tasks
 
 HERE = Path(__file__).parent
 TINY = str(HERE / "fixtures" / "tiny_task")
@@ -31,8 +31,8 @@ def admission():
     every named variant with the generic bypasses, plus ADMISSION_SAMPLES sampled variants for tasks
     with a sampler. Admission is the costliest thing the suite does; tests that check parts of it
     (named variants, samples, a solution kind) read this one report (``validate.subset``)."""
-    from fdegym_env.registry import load_task
-    from fdegym_env.validate import validate_task
+    from fdegym_env.core.registry import load_task
+    from fdegym_env.admission.validate import validate_task
     reports = {}
 
     def get(task_id: str):

@@ -32,7 +32,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from fdegym_env.actions import TOOL_NAMES, tool_schemas
+from fdegym_env.core.actions import TOOL_NAMES, tool_schemas
 from fdegym_env.wrappers.text_actions import invalid_action, parse_tool_calls
 
 SYSTEM_PROMPT = """\

@@ -23,7 +23,7 @@ every item except ``wait``/``trial``/``submit`` is usable once; ``trial`` while 
 ``apply`` items only while their ``edit_file`` steps still find the text they replace.
 
 Example:
-    >>> from fdegym_env.env import FDEGymEnv
+    >>> from fdegym_env.core.env import FDEGymEnv
     >>> env = DiscreteMenu(FDEGymEnv(task="helpdesk_tutorial", variant="random"))
     >>> obs, info = env.reset(seed=0)
     >>> obs, r, term, trunc, info = env.step(int(env.action_masks().argmax()))
@@ -41,7 +41,7 @@ import numpy as np
 import yaml
 from gymnasium import spaces
 
-from fdegym_env.errors import did_you_mean
+from fdegym_env.core.errors import did_you_mean
 
 _WORD = re.compile(r"[a-z0-9_]+")
 REPEATABLE = ("wait", "trial", "submit")

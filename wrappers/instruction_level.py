@@ -17,7 +17,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from fdegym_env.task import LEVELS
+from fdegym_env.core.task import LEVELS
 
 
 class InstructionLevel(gym.Wrapper):

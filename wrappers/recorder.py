@@ -32,7 +32,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from fdegym_env.actions import Action
+from fdegym_env.core.actions import Action
 
 REWARD_TOL = 1e-9
 
@@ -223,8 +223,8 @@ class ReplayReport:
 
 
 def _make_env(header: dict[str, Any], sandbox: str | None) -> gym.Env:
-    from fdegym_env.env import FDEGymEnv
-    from fdegym_env.registry import list_tasks, load_task
+    from fdegym_env.core.env import FDEGymEnv
+    from fdegym_env.core.registry import list_tasks, load_task
     task_ref = header["task"] if header["task"] in list_tasks() else header.get("task_path") or header["task"]
     task = load_task(task_ref)
     e = header.get("env") or {}

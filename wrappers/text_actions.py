@@ -28,8 +28,8 @@ from typing import Any
 
 import gymnasium as gym
 
-from fdegym_env.actions import TOOL_NAMES, TOOLS_BY_NAME
-from fdegym_env.spaces import UnicodeText
+from fdegym_env.core.actions import TOOL_NAMES, TOOLS_BY_NAME
+from fdegym_env.core.spaces import UnicodeText
 
 _TOOL_CALL_BLOCK = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.S)
 _FENCE = re.compile(r"```(?:json|JSON|tool_call)?\s*\n(.*?)```", re.S)
@@ -145,7 +145,7 @@ def _call_syntax(src: str) -> dict[str, Any] | None:
     name = node.func.id
     tool = TOOLS_BY_NAME.get(name)
     if tool is None:
-        from fdegym_env.errors import did_you_mean
+        from fdegym_env.core.errors import did_you_mean
         hint = did_you_mean(name, TOOL_NAMES)
         raise TextActionError(f"Unknown tool {name!r}.{hint} Tools: {', '.join(TOOL_NAMES)}.")
     slots = [a.name for a in tool.args]

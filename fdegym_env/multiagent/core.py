@@ -1,6 +1,6 @@
 """The turn engine shared by the AEC and the Parallel stakeholder envs.
 
-:class:`Engagement` owns one single-agent :class:`~fdegym_env.env.FDEGymEnv` (the engineer's env)
+:class:`Engagement` owns one single-agent :class:`~fdegym_env.core.env.FDEGymEnv` (the engineer's env)
 and routes turns: the engineer acts; a ``contact`` to an external stakeholder that the rules let
 through is held, the stakeholder agent is asked, and the held action is then executed by the
 single-agent env's own ``step`` with the stakeholder's wording and disclosure mask plugged into the
@@ -17,7 +17,7 @@ Example:
 
 from __future__ import annotations
 
-from fdegym_env.errors import did_you_mean
+from fdegym_env.core.errors import did_you_mean
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -26,11 +26,11 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from fdegym_env.actions import ActionError, make_action_space, parse_action
-from fdegym_env.env import MAX_OBS_CHARS, FDEGymEnv
+from fdegym_env.core.actions import ActionError, make_action_space, parse_action
+from fdegym_env.core.env import MAX_OBS_CHARS, FDEGymEnv
 from fdegym_env.multiagent.rewards import ReplyEvent, RewardFn, resolve_reward
 from fdegym_env.people import People
-from fdegym_env.spaces import UnicodeText
+from fdegym_env.core.spaces import UnicodeText
 
 ENGINEER = "engineer_0"
 MAX_REPLY_CHARS = 20_000
@@ -144,10 +144,10 @@ class Engagement:
     """One task with an engineer agent and stakeholder agents (see :mod:`fdegym_env.multiagent`).
 
     Args:
-        task: task id, task folder path, or loaded :class:`~fdegym_env.task.Task`.
+        task: task id, task folder path, or loaded :class:`~fdegym_env.core.task.Task`.
         external: stakeholders played by agents (ids, ``"all"``, or None for none).
         stakeholder_reward: a name in :data:`~fdegym_env.multiagent.rewards.REWARDS` or a callable.
-        **env_kwargs: passed to :class:`~fdegym_env.env.FDEGymEnv` (level, variant, split, sandbox,
+        **env_kwargs: passed to :class:`~fdegym_env.core.env.FDEGymEnv` (level, variant, split, sandbox,
             router, reward_mode, max_turns, max_customer_days, max_wall_seconds, router_kwargs,
             render_mode).
     """

@@ -26,7 +26,7 @@ Example:
 
 from __future__ import annotations
 
-from fdegym_env.errors import did_you_mean
+from fdegym_env.core.errors import did_you_mean
 from collections.abc import Callable
 from dataclasses import dataclass
 

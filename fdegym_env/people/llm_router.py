@@ -138,7 +138,7 @@ class LLMRouter:
         api_key: the key itself; else ``api_key_file``; else ``$FDEGYM_LLM_API_KEY`` /
             ``$OPENAI_API_KEY``; a local ``base_url`` without a key gets a dummy one.
         api_key_file: path to a file holding the key.
-        cache_dir: where verdicts are kept (default ``fdegym_env.paths.cache_dir() / "llm_router"``).
+        cache_dir: where verdicts are kept (default ``fdegym_env.core.paths.cache_dir() / "llm_router"``).
         timeout: seconds per HTTP call.
         max_tokens: completion budget of the routing call (yes/no calls use 60).
         client: an ``openai.OpenAI``-like object to use instead of building one.
@@ -169,7 +169,7 @@ class LLMRouter:
                              "or set FDEGYM_LLM_MODEL)")
         self._api_key = None if client is not None else _read_key(api_key, api_key_file, self.base_url)
         if cache_dir is None:
-            from fdegym_env.paths import cache_dir as default_cache
+            from fdegym_env.core.paths import cache_dir as default_cache
             cache_dir = default_cache() / "llm_router"
         self.cache_dir = Path(cache_dir)
         self.timeout = float(timeout)

@@ -181,7 +181,7 @@ def evaluate_heldout(spec: dict[str, Any], hset: dict[str, Any], router: str | R
 def find_heldout_sets(tests_dir: str | Path = "tests", folder: str = "heldout") -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
     """(task id, validated base-variant people spec, held-out set) for ``routing/<folder>/*.yaml``
     (``heldout``: written before tuning; ``blind``: written without seeing people.yaml at all)."""
-    from fdegym_env.registry import load_task
+    from fdegym_env.core.registry import load_task
     out = []
     for path in sorted((Path(tests_dir) / "routing" / folder).glob("*.yaml")):
         task = load_task(path.stem)
@@ -200,7 +200,7 @@ def find_sets(tests_dir: str | Path = "tests", strict: bool = False) -> list[tup
         spec = validate_people(load_yaml(path.with_name(name + ".yaml")), str(path.with_name(name + ".yaml")))
         out.append((name, spec, load_yaml(path) or {}))
     for path in sorted((root / "routing").glob("*.yaml")):
-        from fdegym_env.registry import load_task
+        from fdegym_env.core.registry import load_task
         try:
             task = load_task(path.stem)
             out.append((path.stem, task.people_spec(task.variant("base")), load_yaml(path) or {}))
@@ -256,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _heldout_main(a: argparse.Namespace, folder: str = "heldout") -> int:
     results = []
-    from fdegym_env.registry import load_task
+    from fdegym_env.core.registry import load_task
     for name, spec, hset in find_heldout_sets(a.tests_dir, folder):
         if a.only and name != a.only:
             continue

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fdegym_env.errors import TaskFormatError, did_you_mean
+from fdegym_env.core.errors import TaskFormatError, did_you_mean
 
 PERSON_FIELDS = {"id", "name", "role", "blurb", "fallback", "patience", "out_of_patience", "cost", "soft_limit",
                  "over_factor", "off_limits", "off_limits_reply", "gone_after_hours", "gone_at", "gone_after_asks",

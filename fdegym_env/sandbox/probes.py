@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from fdegym_env.paths import episodes_dir
+from fdegym_env.core.paths import episodes_dir
 
 SECRET = "fdegym-probe-secret-7c1e"
 ENV_SECRETS = {"OPENAI_API_KEY": "sk-" + SECRET, "FDEGYM_PROBE_TOKEN": SECRET}
@@ -64,7 +64,7 @@ class ProbeContext:
     def __init__(self, backend: str):
         from fdegym_env.sandbox import make_sandbox
         import fdegym_env
-        from fdegym_env.registry import tasks_dir
+        from fdegym_env.core.registry import tasks_dir
         self.backend = backend
         self.package_dir = Path(fdegym_env.__file__).resolve().parent
         self.tasks_dir = tasks_dir().resolve()
@@ -287,7 +287,7 @@ def probe_grader_driver(ctx):
 def probe_grading_worker(ctx):
     """The persistent grading worker answers a call like a fresh interpreter, and a result record
     printed to stdout is not taken as the result."""
-    from fdegym_env.grading import _DRIVER, _MARK
+    from fdegym_env.grading.grade import _DRIVER, _MARK
     (ctx.workspace / "system").mkdir(exist_ok=True)
     (ctx.workspace / "system" / "wmod.py").write_text(
         "import sys\n\ndef f(x):\n    if x == 'forge':\n        sys.__stdout__.write(%r + '{\"ok\": true, \"value\": 1}')\n"

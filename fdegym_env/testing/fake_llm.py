@@ -225,7 +225,7 @@ def _world_files(task) -> set[str]:
 
 def delivery_calls(task, variant: str = "base", solution: str = "reference") -> list[dict[str, Any]]:
     """``write_file``/``run`` calls that deliver ``solutions/<solution>.py`` on a fresh workspace."""
-    from fdegym_env import workspace as wsmod
+    from fdegym_env.core import workspace as wsmod
     from fdegym_env.agents.baselines import _delivery_actions
     v = task.variant(variant)
     ws = wsmod.new_workspace(task, v, "")
@@ -242,8 +242,8 @@ def plan_for(task_ref: Any, variant: str = "base") -> list[Any]:
     Includes a multi-call turn, a malformed call (broken JSON arguments), a ``<tool_call>`` text call,
     a plain-text reply, the reference delivery (multi-call) and ``submit``.
     """
-    from fdegym_env.registry import load_task
-    from fdegym_env.task import Task
+    from fdegym_env.core.registry import load_task
+    from fdegym_env.core.task import Task
     task = task_ref if isinstance(task_ref, Task) else load_task(str(task_ref))
     files = _world_files(task)
     people_ids: list[str] = []

@@ -38,7 +38,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Redire
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from fdegym_env.task import LEVELS
+from fdegym_env.core.task import LEVELS
 from fdegym_env.web import views
 from fdegym_env.web.runs import find_recordings, leaderboard, load_watch, resolve_in
 from fdegym_env.web.sessions import SessionStore
@@ -69,7 +69,7 @@ def _page(body: str, request: Request, status: int = 200) -> Response:
 
 def catalog_rows(cases_dirs: list[str] | None = None) -> list[dict[str, Any]]:
     """Every shipped task and registered harness case, as the catalog shows them."""
-    from fdegym_env.registry import list_tasks, load_task
+    from fdegym_env.core.registry import list_tasks, load_task
     rows = []
     for tid in list_tasks():
         t = load_task(tid)
@@ -78,7 +78,7 @@ def catalog_rows(cases_dirs: list[str] | None = None) -> list[dict[str, Any]]:
                      "metric": t.metric, "variants": sorted(t.variants), "sampler": t.has_sampler,
                      "levels": list(LEVELS), "kind": "task"})
     try:
-        from fdegym_env.compat import _CASES, register_cases, register_from_env
+        from fdegym_env.harness import _CASES, register_cases, register_from_env
         register_from_env()
         for d in cases_dirs or []:
             register_cases(d)

@@ -90,8 +90,8 @@ def load_all_results(root: Path) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = []
     if not root.is_dir():
         return results
-    from fdegym_env.batch import load_results
-    from fdegym_env.report import latest_results
+    from fdegym_env.evaluation.batch import load_results
+    from fdegym_env.evaluation.report import latest_results
     for p in sorted(root.rglob("results.jsonl"))[:MAX_FILES]:
         try:
             rows = load_results(p)
@@ -112,7 +112,7 @@ def load_all_results(root: Path) -> list[dict[str, Any]]:
 
 def leaderboard(root: Path, level: float = 0.95) -> dict[str, Any]:
     """The report table and per-scenario means over everything in ``root``, plus a plot file."""
-    from fdegym_env.report import per_scenario, plot_report, summarize
+    from fdegym_env.evaluation.report import per_scenario, plot_report, summarize
     results = load_all_results(root)
     if not results:
         return {"runs": 0, "table": [], "per_scenario": {"configs": [], "rows": []}, "plot": None, "ci_level": level}

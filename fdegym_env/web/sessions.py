@@ -1,6 +1,6 @@
 """Episodes the workbench runs for people: one env per browser session, every action recorded.
 
-A :class:`WorkSession` wraps one :class:`~fdegym_env.env.FDEGymEnv` in a
+A :class:`WorkSession` wraps one :class:`~fdegym_env.core.env.FDEGymEnv` in a
 :class:`~fdegym_env.wrappers.Recorder`, so an episode worked in the browser is an ordinary
 recording that ``fdegym replay`` re-executes. All state a page shows is derived from the env and
 what it returned; nothing is graded or revealed outside the env's own actions, except the verdict
@@ -116,7 +116,7 @@ class WorkSession:
         ws = self.core.workspace
         if ws is None:
             return []
-        from fdegym_env.workspace import list_files
+        from fdegym_env.core.workspace import list_files
         out = []
         for line in list_files(ws, ".").splitlines():
             m = _FILE_LINE.match(line)
@@ -126,7 +126,7 @@ class WorkSession:
 
     def raw_file(self, path: str) -> str:
         """A file's full text for the editor; only files already read with ``read_file`` this episode."""
-        from fdegym_env.workspace import resolve
+        from fdegym_env.core.workspace import resolve
         rel = path.strip("/")
         if rel not in self.opened:
             raise PermissionError(f"read {rel!r} first (the read_file action) before editing it")
@@ -174,7 +174,7 @@ class SessionStore:
     def start(self, owner: str, task: str, level: str = "L3", variant: str = "base", seed: int = 0) -> WorkSession:
         """Reset a new episode for the browser session ``owner`` (errors: ``ValueError`` with a fix)."""
         import fdegym_env  # noqa: F401  (registers ids)
-        from fdegym_env.env import FDEGymEnv
+        from fdegym_env.core.env import FDEGymEnv
         from fdegym_env.wrappers import Recorder
         env = FDEGymEnv(task=task, level=level, variant=variant, sandbox=self.sandbox)
         eid = secrets.token_hex(8)

@@ -13,9 +13,9 @@ import re
 
 import pytest
 
-from fdegym_env import workspace as wsmod
-from fdegym_env.env import RUN_OUTPUT_CAP, FDEGymEnv
-from fdegym_env.grading import Deployment, workspace_digest
+from fdegym_env.core import workspace as wsmod
+from fdegym_env.core.env import RUN_OUTPUT_CAP, FDEGymEnv
+from fdegym_env.grading.grade import Deployment, workspace_digest
 from tests.conftest import TINY
 
 BIG = ("python3 -c \"import sys; [print(f'line {i:05d} ' + 'x' * 30) for i in range(6000)]; "

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from fdegym_env.registry import list_tasks
+from fdegym_env.core.registry import list_tasks
 
 DESIGN_KEYS = {"task", "variant", "level", "seed", "agent", "score", "uplift", "uplift_bounded", "contact_cost",
                "incidents", "resolved", "end_reason", "turns", "key_fact_coverage", "facts_obtained",
@@ -16,7 +16,7 @@ DESIGN_KEYS = {"task", "variant", "level", "seed", "agent", "score", "uplift", "
 
 
 def fdegym(*args: str) -> dict:
-    out = subprocess.run([sys.executable, "-m", "fdegym_env.cli", *args], capture_output=True, text=True, timeout=900)
+    out = subprocess.run([sys.executable, "-m", "fdegym_env.cli.main", *args], capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr[-3000:]
     return json.loads(out.stdout)
 
@@ -34,14 +34,14 @@ def test_run_anchors(task):
 
 
 def test_unknown_task_is_a_clear_error():
-    out = subprocess.run([sys.executable, "-m", "fdegym_env.cli", "run", "news_incidnt", "--json"],
+    out = subprocess.run([sys.executable, "-m", "fdegym_env.cli.main", "run", "news_incidnt", "--json"],
                          capture_output=True, text=True)
     assert out.returncode == 2 and "Did you mean 'news_incident'" in out.stderr
 
 
 def test_help_lists_every_subcommand_with_a_line_of_help(capsys):
     import pytest as _pytest
-    from fdegym_env.cli import build_parser, commands
+    from fdegym_env.cli.main import build_parser, commands
     with _pytest.raises(SystemExit) as e:
         build_parser().parse_args(["--help"])
     assert e.value.code == 0
@@ -55,7 +55,7 @@ def test_help_lists_every_subcommand_with_a_line_of_help(capsys):
 
 
 def test_llm_agent_without_openai_is_a_clear_error(monkeypatch, capsys):
-    from fdegym_env.cli import main
+    from fdegym_env.cli.main import main
     from tests.conftest import TINY
     monkeypatch.setitem(sys.modules, "openai", None)  # `import openai` raises ImportError
     code = main(["run", TINY, "--agent", "llm", "--model", "m", "--base-url", "http://127.0.0.1:9/v1"])

@@ -41,8 +41,8 @@ def test_docstring_examples_run(name, tmp_path, monkeypatch):
 
 
 def test_the_finder_sees_the_examples():
-    import fdegym_env.errors
-    import fdegym_env.report
-    found = sum(len(t.examples) for m in (fdegym_env.errors, fdegym_env.report)
+    import fdegym_env.core.errors
+    import fdegym_env.evaluation.report
+    found = sum(len(t.examples) for m in (fdegym_env.core.errors, fdegym_env.evaluation.report)
                 for t in doctest.DocTestFinder().find(m))
     assert found >= 5

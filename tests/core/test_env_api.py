@@ -9,8 +9,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from fdegym_env.agents import make_agent, run_episode
-from fdegym_env.env import FDEGymEnv
-from fdegym_env.registry import gym_id
+from fdegym_env.core.env import FDEGymEnv
+from fdegym_env.core.registry import gym_id
 from tests.conftest import TINY, task_params
 
 
@@ -129,7 +129,7 @@ def test_result_has_every_design_key():
 
 
 def test_score_formula_matches_paper():
-    from fdegym_env.grading import score
+    from fdegym_env.grading.grade import score
     s = score(kpi=7.0, kpi_baseline=5.0, kpi_reference=9.0, incidents=[], contact_cost=0.1)
     assert s["uplift"] == 0.5 and abs(s["score"] - 0.4) < 1e-12 and not s["resolved"]
     s = score(kpi=9.0, kpi_baseline=5.0, kpi_reference=9.0, incidents=["x"], contact_cost=0.0)

@@ -148,8 +148,8 @@ def test_the_checker_sees_lazy_imports_and_cycles():
 def test_the_graph_covers_the_package():
     graph = import_graph()
     assert len(graph) > 60
-    assert "fdegym_env.registry" in graph["fdegym_env.env"]          # a lazy import inside __init__
-    assert "fdegym_env.people.spec" in graph["fdegym_env.task"]       # a lazy import inside a method
+    assert "fdegym_env.core.registry" in graph["fdegym_env.core.env"]          # a lazy import inside __init__
+    assert "fdegym_env.people.spec" in graph["fdegym_env.core.task"]       # a lazy import inside a method
 
 
 def test_no_import_cycles():
@@ -163,4 +163,4 @@ def test_no_import_cycles():
 
 
 def test_errors_module_depends_on_nothing():
-    assert import_graph()["fdegym_env.errors"] == {}
+    assert import_graph()["fdegym_env.core.errors"] == {}

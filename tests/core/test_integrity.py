@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from fdegym_env.env import FDEGymEnv
+from fdegym_env.core.env import FDEGymEnv
 from tests.conftest import TINY
 
 TAMPER = [

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 import fdegym_env
-from fdegym_env.env import FDEGymEnv
-from fdegym_env.paths import cache_dir
-from fdegym_env.registry import load_task
+from fdegym_env.core.env import FDEGymEnv
+from fdegym_env.core.paths import cache_dir
+from fdegym_env.core.registry import load_task
 from tests.conftest import task_params
 
 

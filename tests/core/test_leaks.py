@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fdegym_env.env import FDEGymEnv, reset_segments
-from fdegym_env.leaks import LEVELS_CHECKED, leak_checks, scan_observation, scan_task, scan_variant, scan_world
-from fdegym_env.registry import list_tasks, load_task
-from fdegym_env.task import Task, TaskFormatError
-from fdegym_env.workspace import world_snapshot
+from fdegym_env.core.env import FDEGymEnv, reset_segments
+from fdegym_env.admission.leaks import LEVELS_CHECKED, leak_checks, scan_observation, scan_task, scan_variant, scan_world
+from fdegym_env.core.registry import list_tasks, load_task
+from fdegym_env.core.task import Task, TaskFormatError
+from fdegym_env.core.workspace import world_snapshot
 from tests.conftest import TINY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -236,7 +236,7 @@ def test_the_same_leak_in_many_variants_is_reported_once(tmp_path):
 
 # --- validate ---------------------------------------------------------------------------------------
 def test_validate_fails_a_task_whose_l3_brief_states_its_title_and_a_key_fact():
-    out = subprocess.run([sys.executable, "-m", "fdegym_env.cli", "validate", LEAKY, "--variant", "base",
+    out = subprocess.run([sys.executable, "-m", "fdegym_env.cli.main", "validate", LEAKY, "--variant", "base",
                           "--no-generic", "--workers", "1", "--json"], capture_output=True, text=True)
     assert out.returncode == 1, out.stderr
     report = json.loads(out.stdout)
@@ -249,7 +249,7 @@ def test_validate_fails_a_task_whose_l3_brief_states_its_title_and_a_key_fact():
 
 
 def test_validate_leaks_only_renders_and_passes_a_clean_task():
-    out = subprocess.run([sys.executable, "-m", "fdegym_env.cli", "validate", TINY, "--leaks-only", "--json"],
+    out = subprocess.run([sys.executable, "-m", "fdegym_env.cli.main", "validate", TINY, "--leaks-only", "--json"],
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
     report = json.loads(out.stdout)

@@ -27,7 +27,7 @@ def test_wheel_imports_like_editable_install(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
                    check=True)
     code = ("import sys; sys.path.insert(0, sys.argv[1]); import fdegym_env, fdegym_env.wrappers, fdegym_env.agents, "
-            "fdegym_env.tasks; from fdegym_env.registry import list_tasks, tasks_dir; "
+            "fdegym_env.tasks; from fdegym_env.core.registry import list_tasks, tasks_dir; "
             "assert fdegym_env.__file__.startswith(sys.argv[1]), fdegym_env.__file__; "
             "assert str(tasks_dir()).startswith(sys.argv[1]); print(len(list_tasks()))")
     out = subprocess.run([sys.executable, "-c", code, str(target)], cwd=tmp_path, capture_output=True, text=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gymnasium as gym
 import pytest
 
-from fdegym_env.registry import gym_id, load_task
+from fdegym_env.core.registry import gym_id, load_task
 from tests.conftest import task_params
 
 

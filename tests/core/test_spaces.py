@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fdegym_env.spaces import UnicodeText
+from fdegym_env.core.spaces import UnicodeText
 
 
 def test_unicode_text_is_hashable_and_equal_spaces_hash_equal():

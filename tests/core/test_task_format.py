@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 import fdegym_env
-from fdegym_env.registry import list_tasks, load_task
-from fdegym_env.task import Task, TaskFormatError
+from fdegym_env.core.registry import list_tasks, load_task
+from fdegym_env.core.task import Task, TaskFormatError
 from tests.conftest import TINY
 
 
@@ -93,10 +93,10 @@ def test_sampled_variants_are_drawn_once_and_the_cache_is_bounded(monkeypatch):
     monkeypatch.setattr(sampler, "sample", lambda rng: calls.append(1) or draw(rng))
     first = task.variant("sample:7")
     assert task.variant("sample:7") is first and len(calls) == 1
-    for n in range(fdegym_env.task.SAMPLE_CACHE + 1):
+    for n in range(fdegym_env.core.task.SAMPLE_CACHE + 1):
         task.variant(f"sample:{1000 + n}")
-    assert len(task._samples) == fdegym_env.task.SAMPLE_CACHE
-    assert task.variant("sample:7").params == first.params and len(calls) == fdegym_env.task.SAMPLE_CACHE + 3
+    assert len(task._samples) == fdegym_env.core.task.SAMPLE_CACHE
+    assert task.variant("sample:7").params == first.params and len(calls) == fdegym_env.core.task.SAMPLE_CACHE + 3
 
 
 def test_readme_task_table_matches_the_shipped_tasks():
@@ -104,7 +104,7 @@ def test_readme_task_table_matches_the_shipped_tasks():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     rows = {line.split("|")[1].strip().strip("`"): line.split("|")[4].strip()
             for line in readme.splitlines() if line.startswith("| `FDEGym/")}
-    ids = {t: fdegym_env.registry.gym_id(t) for t in list_tasks()}
+    ids = {t: fdegym_env.core.registry.gym_id(t) for t in list_tasks()}
     assert set(rows) == set(ids.values())
     for t, gid in ids.items():
         task = load_task(t)

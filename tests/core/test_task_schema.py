@@ -1,4 +1,4 @@
-"""Task files are checked against fdegym_env.schema: typos and unknown keys fail with file, field and a
+"""Task files are checked against fdegym_env.core.schema: typos and unknown keys fail with file, field and a
 did-you-mean; every shipped task, the fixtures and the harness-case fixture load."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fdegym_env.errors import TaskFormatError
-from fdegym_env.registry import list_tasks, load_task
-from fdegym_env.schema import FILES, check, json_schema
-from fdegym_env.task import Task
+from fdegym_env.core.errors import TaskFormatError
+from fdegym_env.core.registry import list_tasks, load_task
+from fdegym_env.core.schema import FILES, check, json_schema
+from fdegym_env.core.task import Task
 from tests.conftest import TINY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,8 +47,8 @@ def test_fixtures_load(folder):
 
 
 def test_harness_case_fixture_loads():
-    from fdegym_env.compat import load_case
-    case = load_case(ROOT / "tests" / "compat" / "fixture_case")
+    from fdegym_env.harness import load_case
+    case = load_case(ROOT / "tests" / "harness" / "fixture_case")
     assert case.people_spec(case.variant("base"))["people"]
 
 
@@ -99,7 +99,7 @@ def test_fields_other_branches_add_are_accepted(tmp_path):
 
 
 def test_json_schema_is_exported(tmp_path):
-    from fdegym_env.cli import main
+    from fdegym_env.cli.main import main
     s = json_schema("task")
     assert s["additionalProperties"] is False and "max_turns" in json.dumps(s)
     assert set(s["required"]) >= {"id", "version", "title", "metric", "entry_points"}
@@ -113,8 +113,8 @@ def test_json_schema_is_exported(tmp_path):
 
 
 def test_one_did_you_mean_helper():
-    # every "did you mean" goes through fdegym_env.errors.did_you_mean
+    # every "did you mean" goes through fdegym_env.core.errors.did_you_mean
     users = [p for p in (ROOT / "fdegym_env").rglob("*.py") if "get_close_matches" in p.read_text(encoding="utf-8")]
     users += [p for d in ("wrappers", "agents") for p in (ROOT / d).rglob("*.py")
               if "get_close_matches" in p.read_text(encoding="utf-8")]
-    assert [p.relative_to(ROOT).as_posix() for p in users] == ["fdegym_env/errors.py"]
+    assert [p.relative_to(ROOT).as_posix() for p in users] == ["fdegym_env/core/errors.py"]

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from fdegym_env.bypasses import GENERIC_BYPASSES
-from fdegym_env.registry import list_tasks, load_task
-from fdegym_env.validate import QUICK_GENERIC, format_report, quick_generic, subset, validate_task
+from fdegym_env.admission.bypasses import GENERIC_BYPASSES
+from fdegym_env.core.registry import list_tasks, load_task
+from fdegym_env.admission.validate import QUICK_GENERIC, format_report, quick_generic, subset, validate_task
 from tests.conftest import ADMISSION_SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,7 +65,7 @@ def test_quick_grades_named_variants_and_a_stable_sample_of_generic_bypasses():
 
 
 def test_broken_grader_fails_validate_naming_the_anchor():
-    out = subprocess.run([sys.executable, "-m", "fdegym_env.cli", "validate", BROKEN, "--variant", "base",
+    out = subprocess.run([sys.executable, "-m", "fdegym_env.cli.main", "validate", BROKEN, "--variant", "base",
                           "--no-generic", "--json"], capture_output=True, text=True)
     assert out.returncode == 1, out.stderr
     report = json.loads(out.stdout)
@@ -93,8 +93,8 @@ def apply(ws, params):
                          ids=["in_range", "too_good", "too_weak"])
 def test_diligent_solution_is_its_own_kind_checked_between_half_and_085(tmp_path, offset, uplift, passed):
     import shutil
-    from fdegym_env.task import Task
-    from fdegym_env.validate import DILIGENT_MAX, DILIGENT_MIN
+    from fdegym_env.core.task import Task
+    from fdegym_env.admission.validate import DILIGENT_MAX, DILIGENT_MIN
     from tests.conftest import TINY
     d = tmp_path / "tiny_task"
     shutil.copytree(TINY, d, ignore=shutil.ignore_patterns("__pycache__"))

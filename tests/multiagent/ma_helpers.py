@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from fdegym_env.multiagent import ENGINEER
-from fdegym_env.registry import list_tasks, load_task
+from fdegym_env.core.registry import list_tasks, load_task
 
 TINY = str(Path(__file__).resolve().parents[1] / "fixtures" / "tiny_task")
 FAST_TASKS = ("news_incident",)  # registered tasks tested in the default (non-slow) run

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from ma_helpers import GreedyDiscloser, Withholder, copy_task, ma_task_params, play_aec, play_single, probe_actions
 
-from fdegym_env.env import FDEGymEnv
+from fdegym_env.core.env import FDEGymEnv
 from fdegym_env.multiagent import ENGINEER, env
 
 RULES_PEOPLE = """

@@ -7,7 +7,7 @@ import pytest
 from gymnasium.utils.env_checker import data_equivalence
 from ma_helpers import TINY, ma_task_params, play_aec, play_single, probe_actions
 
-from fdegym_env.env import FDEGymEnv
+from fdegym_env.core.env import FDEGymEnv
 from fdegym_env.multiagent import ENGINEER, ScriptedStakeholder, env
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from fdegym_env.people.routing_report import classify, evaluate_heldout, load_yaml
-from fdegym_env.registry import list_tasks, load_task
+from fdegym_env.core.registry import list_tasks, load_task
 
 HELDOUT = Path(__file__).resolve().parents[1] / "routing" / "heldout"
 WRONG_PARAGRAPH_MAX = 0.02

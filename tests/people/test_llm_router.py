@@ -146,7 +146,7 @@ def test_llm_router_config_errors_name_the_fix(tmp_path, monkeypatch):
 
 
 def test_env_marks_itself_nondeterministic_with_llm_router(server, tmp_path):
-    from fdegym_env.env import FDEGymEnv
+    from fdegym_env.core.env import FDEGymEnv
 
     env = FDEGymEnv(task=TINY, router="llm", sandbox="none",
                     router_kwargs={"base_url": server, "model": "scripted-1", "cache_dir": str(tmp_path)})

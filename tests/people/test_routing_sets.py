@@ -21,7 +21,7 @@ MIN_PRECISION, MIN_RECALL = 0.9, 0.85
 
 def _load(path: Path):
     if path.parent.name == "routing":
-        from fdegym_env.registry import load_task
+        from fdegym_env.core.registry import load_task
         task = load_task(path.stem)
         return task.people_spec(task.variant("base")), load_yaml(path) or {}
     name = path.name[: -len(".routing.yaml")]

@@ -11,8 +11,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from fdegym_env.env import FDEGymEnv
-from fdegym_env.registry import list_tasks, load_task
+from fdegym_env.core.env import FDEGymEnv
+from fdegym_env.core.registry import list_tasks, load_task
 from fdegym_env.wrappers.discrete_menu import DiscreteMenu, stable_bucket
 
 ROOT = Path(__file__).resolve().parents[2]

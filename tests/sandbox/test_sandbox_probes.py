@@ -66,7 +66,7 @@ def test_nothing_left_running_after_close(backend):
 def test_lost_executor_is_an_error_result_then_restarts(backend):
     import shutil
     import tempfile
-    from fdegym_env.paths import episodes_dir
+    from fdegym_env.core.paths import episodes_dir
     ws = tempfile.mkdtemp(prefix="fdegym-test-", dir=episodes_dir())
     sb = make_sandbox(backend)
     sb.start(ws)
@@ -119,7 +119,7 @@ def test_auto_picks_bwrap_here():
 
 
 def test_env_commands_and_reset_clean_up():
-    from fdegym_env.env import FDEGymEnv
+    from fdegym_env.core.env import FDEGymEnv
     env = FDEGymEnv(task=TINY, sandbox="bwrap")
     env.reset(seed=0)
     obs, *_ = env.step({"tool": "run", "command": "cd system && python3 -c 'print(6*7)'"})
@@ -137,8 +137,8 @@ def test_env_commands_and_reset_clean_up():
 
 def test_grading_hang_and_crash_are_incidents_not_exceptions(tmp_path):
     import shutil
-    from fdegym_env.grading import Deployment
-    from fdegym_env.registry import load_task
+    from fdegym_env.grading.grade import Deployment
+    from fdegym_env.core.registry import load_task
     task = load_task(TINY)
     ws = tmp_path / "workspace"
     shutil.copytree(os.path.join(TINY, "world"), ws)
@@ -156,7 +156,7 @@ def test_grading_hang_and_crash_are_incidents_not_exceptions(tmp_path):
 
 @pytest.mark.slow
 def test_doctor_json_reports_bwrap_probes():
-    from fdegym_env.cli import main
+    from fdegym_env.cli.main import main
     import contextlib
     import io
     buf = io.StringIO()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from fdegym_env.registry import load_task
+from fdegym_env.core.registry import load_task
 
 TASK = load_task("billing_dispute")
 T = TASK.module("traffic")

@@ -18,7 +18,7 @@ import sys
 
 import pytest
 
-from fdegym_env.registry import load_task
+from fdegym_env.core.registry import load_task
 
 TASK = load_task("clinic_inbox")
 VARIANTS = sorted(TASK.variants)

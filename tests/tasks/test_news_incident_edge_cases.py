@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from fdegym_env.registry import load_task
-from fdegym_env.workspace import world_snapshot
+from fdegym_env.core.registry import load_task
+from fdegym_env.core.workspace import world_snapshot
 
 TASK = load_task("news_incident")
 NAMED = ["base", "ukns_text_kills", "legal_widened", "embargo_pacific", "thin_desk", "night_editor_leaving"]

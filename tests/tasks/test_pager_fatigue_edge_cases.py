@@ -11,8 +11,8 @@ from types import ModuleType
 
 import pytest
 
-from fdegym_env.registry import load_task
-from fdegym_env.workspace import world_snapshot
+from fdegym_env.core.registry import load_task
+from fdegym_env.core.workspace import world_snapshot
 
 TASK = load_task("pager_fatigue")
 VARIANTS = sorted(TASK.variants)

@@ -32,7 +32,7 @@ def _start(c, task="helpdesk_tutorial", **form) -> str:
 
 
 def test_catalog_lists_every_task_without_the_hidden_problem(client):
-    from fdegym_env.registry import list_tasks, load_task
+    from fdegym_env.core.registry import list_tasks, load_task
     page = client.get("/").text
     for tid in list_tasks():
         t = load_task(tid)
@@ -135,7 +135,7 @@ def test_leaderboard_reads_bench_results_and_recordings(client, tmp_path):
 
 
 def test_serve_warns_when_bound_beyond_this_machine(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "fdegym_env.cli", "serve", "--host", "0.0.0.0", "--port", "0",
+    proc = subprocess.Popen([sys.executable, "-m", "fdegym_env.cli.main", "serve", "--host", "0.0.0.0", "--port", "0",
                              "--runs", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 30

@@ -21,7 +21,7 @@ ACTIONS = [{"tool": "read_file", "path": "docs/desk_handbook.md"},
 
 
 def _env_score() -> float:
-    from fdegym_env.env import FDEGymEnv
+    from fdegym_env.core.env import FDEGymEnv
     env = FDEGymEnv("news_incident", level="L3", variant="base")
     env.reset(seed=0)
     info = {}

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from fdegym_env import FDEGymEnv
-from fdegym_env.actions import TOOL_NAMES
+from fdegym_env.core.actions import TOOL_NAMES
 from fdegym_env.agents.baselines import SolutionAgent
 from fdegym_env.wrappers import ChatEnv, ToolCalling
 from fdegym_env.wrappers.chat import ENDED, clip_text

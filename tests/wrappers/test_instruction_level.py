@@ -9,7 +9,7 @@ import pytest
 
 from fdegym_env import FDEGymEnv
 from fdegym_env.agents import make_agent, run_episode
-from fdegym_env.task import LEVELS
+from fdegym_env.core.task import LEVELS
 from fdegym_env.wrappers import InstructionLevel
 from tests.conftest import TINY, task_params
 

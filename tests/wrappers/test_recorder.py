@@ -9,7 +9,7 @@ import pytest
 
 from fdegym_env import FDEGymEnv
 from fdegym_env.agents import make_agent, run_episode
-from fdegym_env.cli import main
+from fdegym_env.cli.main import main
 from fdegym_env.wrappers import ChatEnv, Recorder, load_recording, render_recording, replay
 from tests.conftest import TINY
 

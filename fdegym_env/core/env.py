@@ -1,0 +1,484 @@
+"""FDEGymEnv — one FDE-Gym task as a Gymnasium environment.
+
+Spaces
+    Observation: ``Dict(text=UnicodeText, turn, hours, inbox_new, valid)``. ``text`` is what the last
+    tool returned (after ``reset``: a title, the brief, a note that ``TASK.md`` holds it, and a
+    workspace listing; the title is the catalog ``title`` at L0/L1 and the task's ``agent_title``,
+    the sponsor's framing, at L2/L3, where catalog titles would give the hidden problem away);
+    ``turn`` counts steps, ``hours`` is customer time elapsed, ``inbox_new`` unread messages,
+    ``valid`` whether the last action was well-formed.
+    Action: ``Dict(tool=Discrete(11), <argument fields>)``; ``step`` also accepts a plain dict
+    ``{"tool": ..., **args}``, an OpenAI-style tool call and the typed actions of
+    :mod:`fdegym_env.core.actions`.
+
+Reward
+    ``reward_mode="dense"``: each step gives ``-(contact cost it incurred)``, the final step adds
+    ``max(-1, U)``. ``"sparse"``: everything on the final step. The undiscounted return equals
+    ``info["result"]["score"]``.
+
+Episode end
+    ``submit`` (``end_reason="submitted"``) or a limit (``max_turns``, ``max_customer_days``,
+    ``max_wall_seconds``): the system as it stands is deployed and graded, ``terminated=True``.
+
+Example:
+    >>> import gymnasium as gym, fdegym_env
+    >>> env = gym.make("FDEGym/news_incident-v0", level="L3")
+    >>> obs, info = env.reset(seed=0)
+    >>> obs, r, term, trunc, info = env.step({"tool": "list_files", "path": "docs"})
+
+Version history
+    v0: first release.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from gymnasium.envs.registration import EnvSpec
+
+from fdegym_env.core import workspace as wsmod
+from fdegym_env.core.actions import Action, ActionError, make_action_space, parse_action
+from fdegym_env.grading.grade import anchors, grade_system, run_trial, score
+from fdegym_env.people import People, make_router
+from fdegym_env.sandbox import make_sandbox, resolve_backend
+from fdegym_env.core.spaces import UnicodeText
+from fdegym_env.core.task import LEVELS, SAMPLE_PREFIX, Task, Variant
+
+MAX_OBS_CHARS = 200_000
+RUN_TIMEOUT_DEFAULT = 30.0
+RUN_TIMEOUT_MAX = 120.0
+RUN_OUTPUT_CAP = 16_000            # characters of a `run` output shown (head and tail); the rest is saved
+RUN_SAVE_CAP = 4 << 20             # bytes of stdout the sandbox hands back for saving (its head and tail)
+FILE_TOOLS = ("list_files", "read_file", "write_file", "edit_file")
+
+ENGAGEMENT_RULES = """
+---
+
+## Working arrangements
+
+- You are a forward deployed engineer embedded with this customer. Everything you can see of their
+  environment is in this workspace. Work only inside it.
+- Colleagues at the customer: the `directory` tool lists them; `contact` sends one of them a message.
+  They answer one specific question at a time.
+- `system/` is the customer's live system. When you `submit`, whatever is in `system/` goes to
+  production unchanged. Production calls only the entry points listed in `system/README.md`; it
+  imports them with `system/` as the working directory and import root.
+- The customer's machine has the Python 3 standard library and SQLite only: no pip installs, no network.
+- `wait` lets time pass at the customer; `trial` runs your current `system/` for one trial day
+  where the engagement has a trial environment.
+"""
+
+
+CATALOG_TITLE_LEVELS = ("L0", "L1")  # the catalog title may name the hidden problem: shown only where the brief does
+TASK_MD_NOTE = "The brief above is also in `TASK.md` in your workspace."
+
+
+def episode_brief(task: Task, level: str, variant: Variant) -> str:
+    """``TASK.md``: the level's brief, filled from the variant, and the working arrangements."""
+    # harness cases bring their own rules
+    return task.brief(level, variant).rstrip() + "\n" + (task.engagement_rules(variant) or ENGAGEMENT_RULES)
+
+
+def shown_title(task: Task, level: str) -> str | None:
+    """The title heading the reset observation: the catalog ``title`` at L0/L1; at L2/L3 the
+    sponsor's framing (``agent_title``) or none, because catalog titles state the hidden problem."""
+    if level in CATALOG_TITLE_LEVELS:
+        return task.title
+    return getattr(task, "agent_title", None)
+
+
+def reset_segments(task: Task, level: str, variant: Variant, workspace: Path) -> list[tuple[str, str]]:
+    """The reset observation as ``(source, text)`` pieces; ``"".join`` of the texts is exactly what
+    :meth:`FDEGymEnv.reset` shows. The leak check (:mod:`fdegym_env.admission.leaks`) scans these pieces
+    and names the source of an offending line."""
+    segs = []
+    title = shown_title(task, level)
+    if title:
+        segs.append(("task.yaml " + ("title" if level in CATALOG_TITLE_LEVELS else "agent_title"), f"# {title}\n\n"))
+    segs.append((f"briefs/{level}.md", task.brief(level, variant).rstrip() + "\n"))
+    segs.append(("engagement rules", (task.engagement_rules(variant) or ENGAGEMENT_RULES) + "\n"))
+    segs.append(("reset observation", f"---\n\n{TASK_MD_NOTE}\n\nYour workspace:\n"))
+    segs.append(("workspace listing", wsmod.list_files(workspace, ".") + "\n"))
+    return segs
+
+
+class FDEGymEnv(gym.Env[dict, dict]):
+    """A customer-delivery engagement as a Gymnasium environment (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(self, task: str | Task = "news_incident", level: str = "L3", variant: str = "base",
+                 split: str = "train", sandbox: str = "auto", router: str | Any | None = None,
+                 reward_mode: str = "dense", max_turns: int | None = None,
+                 max_customer_days: float | None = None, max_wall_seconds: float | None = None,
+                 render_mode: str | None = None, router_kwargs: dict[str, Any] | None = None):
+        from fdegym_env.core.registry import load_task
+        self.task: Task = task if isinstance(task, Task) else load_task(task)
+        if level not in LEVELS:
+            raise ValueError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
+        if reward_mode not in ("dense", "sparse"):
+            raise ValueError(f"reward_mode must be 'dense' or 'sparse', got {reward_mode!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        self._check_variant_name(variant)
+        self.level, self.variant_name, self.split = level, variant, split
+        self.sandbox_name = resolve_backend(sandbox)
+        self.router_kind = router or self.task.router
+        self.router_kwargs = dict(router_kwargs or {})
+        self.reward_mode = reward_mode
+        lim = self.task.limits
+        self.max_turns = int(max_turns or lim["max_turns"])
+        self.max_customer_days = float(max_customer_days or lim["max_customer_days"])
+        self.max_wall_seconds = float(max_wall_seconds or lim["max_wall_seconds"])
+        self.render_mode = render_mode
+        self.observation_space = spaces.Dict({
+            "text": UnicodeText(max_length=MAX_OBS_CHARS),
+            "turn": spaces.Box(0, np.iinfo(np.int32).max, shape=(1,), dtype=np.int64),
+            "hours": spaces.Box(0.0, 1e7, shape=(1,), dtype=np.float32),
+            "inbox_new": spaces.Box(0, np.iinfo(np.int32).max, shape=(1,), dtype=np.int64),
+            "valid": spaces.Discrete(2),
+        })
+        self.action_space = make_action_space()
+        self._routers: dict[str, Any] = {}
+        self._people_specs: dict[str, dict] = {}
+        self.sandbox = None
+        self.workspace: Path | None = None
+        self.people: People | None = None
+        self.variant: Variant | None = None
+        self.agent_name = "unknown"
+        self._done = True
+
+    @property
+    def spec(self) -> EnvSpec | None:
+        """The registration spec (set by ``gym.make``); ``nondeterministic`` is True while a
+        nondeterministic router is on."""
+        return self.__dict__.get("_spec")
+
+    @spec.setter
+    def spec(self, value: EnvSpec | None) -> None:
+        if value is not None and not self.deterministic and not value.nondeterministic:
+            value = dataclasses.replace(value, nondeterministic=True)
+        self.__dict__["_spec"] = value
+
+    @property
+    def deterministic(self) -> bool:
+        """False while a nondeterministic stakeholder router (``llm``) is on: seeded runs replay
+        exactly only when this is True."""
+        kind = self.router_kind
+        if isinstance(kind, str):
+            return kind != "llm"
+        return bool(getattr(kind, "deterministic", True))
+
+    # --- episode setup ---------------------------------------------------------------------------
+    def _check_variant_name(self, name: str) -> None:
+        if name in ("random", "sample") or name.startswith(SAMPLE_PREFIX):
+            if name != "random" and not self.task.has_sampler:
+                raise ValueError(f"task {self.task.id!r} has no sampler.py, so no variant {name!r}")
+            return
+        self.task.variant(name)  # raises with a "did you mean"
+
+    def _pick_variant(self, name: str, rng: random.Random) -> Variant:
+        if name == "random":
+            return self.task.variant(rng.choice(sorted(self.task.variants)))
+        if name == "sample":
+            return self.task.sample_variant(rng, self.split)
+        return self.task.variant(name)
+
+    def _make_people(self, variant: Variant) -> People:
+        spec = self._people_specs.get(variant.key)
+        if spec is None:
+            spec = self._people_specs[variant.key] = self.task.people_spec(variant)
+        router = self._routers.get(variant.key)
+        if router is None:
+            router = self._routers[variant.key] = make_router(self.router_kind, spec["people"], **self.router_kwargs)
+        return People(spec, router)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        options = dict(options or {})
+        level = options.pop("level", self.level)
+        if level not in LEVELS:
+            raise ValueError(f"options['level'] must be one of {', '.join(LEVELS)}, got {level!r}")
+        variant_name = options.pop("variant", self.variant_name)
+        self._check_variant_name(variant_name)
+        self.agent_name = options.pop("agent", self.agent_name)
+        if options:
+            raise ValueError(f"unknown reset option(s): {', '.join(sorted(options))} (known: level, variant, agent)")
+        rng = random.Random(int(self.np_random.integers(0, 2 ** 62)))
+        self.action_space.seed(int(self.np_random.integers(0, 2 ** 31)))
+        self._teardown()
+        self.episode_seed = seed
+        self.episode_level = level
+        self.variant = self._pick_variant(variant_name, rng)
+        brief = episode_brief(self.task, level, self.variant)
+        self.workspace = wsmod.new_workspace(self.task, self.variant, brief)
+        # harness cases: people server for bin/ask, dev services, gateway (fdegym_env.harness.episode)
+        self._episode_hook = self.task.start_episode(self)
+        self.sandbox = None  # started on the first `run`: most steps never need it
+        self.people = self._make_people(self.variant)
+        self.turn = 0
+        self.return_so_far = 0.0
+        self.pending_cost = 0.0
+        self.submit_note = ""
+        self._done = False
+        self._started = time.monotonic()
+        self.transcript: list[str] = []
+        self.result: dict[str, Any] | None = None
+        text = "".join(seg for _, seg in reset_segments(self.task, level, self.variant, self.workspace))
+        self.transcript.append("== brief ==\n" + text)
+        return self._obs(text, True), self._info(None, None)
+
+    # --- stepping ---------------------------------------------------------------------------------
+    def step(self, action: Any) -> tuple[dict, SupportsFloat, bool, bool, dict]:
+        if self._done:
+            raise RuntimeError("step() called on a finished episode; call reset() first")
+        self.turn += 1
+        error = None
+        cost = 0.0
+        contact_info = None
+        end_reason = None
+        try:
+            act = parse_action(action)
+        except ActionError as e:
+            act, error = None, str(e)
+        if act is not None:
+            try:  # agent mistakes become observations; a bug in fdegym or a task's code raises
+                text, cost, contact_info, end_reason = self._execute(act)
+            except (ActionError, wsmod.PathError) as e:
+                error, cost, contact_info, end_reason = str(e), 0.0, None, None
+            except OSError as e:  # the agent's own workspace state (a file where a folder should be, ...)
+                if act.tool not in FILE_TOOLS:
+                    raise
+                error, cost, contact_info, end_reason = f"{act.tool} failed: {e.strerror or e}", 0.0, None, None
+        if error is not None:
+            text = f"Error: {error}"
+        if end_reason is None:
+            end_reason = self._limit_reached()
+        self.transcript.append(f"== turn {self.turn}: {act.to_dict() if act else action!r} ==\n{text}")
+        reward = -cost if (self.reward_mode == "dense" and cost) else 0.0
+        self.pending_cost += cost
+        terminated = end_reason is not None
+        if terminated:
+            reward += self._finish(end_reason)
+        self.return_so_far += reward
+        if terminated:
+            self.result["score"] = self.return_so_far
+            text += "\n\n" + self._result_text()
+            self.transcript.append(self._result_text())
+        info = self._info(act, error, contact_info)
+        if self.render_mode == "human":
+            print(self.transcript[-1])
+        return self._obs(text, error is None), reward, terminated, False, info
+
+    def _execute(self, act: Action) -> tuple[str, float, dict | None, str | None]:
+        a, ws, people = act.args, self.workspace, self.people
+        tool = act.tool
+        if tool == "list_files":
+            return wsmod.list_files(ws, a.get("path", ".")), 0.0, None, None
+        if tool == "read_file":
+            return wsmod.read_file(ws, a["path"], a.get("offset"), a.get("limit")), 0.0, None, None
+        if tool == "write_file":
+            return wsmod.write_file(ws, a["path"], a["content"], self._ws_owner()), 0.0, None, None
+        if tool == "edit_file":
+            return wsmod.edit_file(ws, a["path"], a["old"], a["new"], bool(a.get("replace_all"))), 0.0, None, None
+        if tool == "run":
+            timeout = min(max(float(a.get("timeout_s", RUN_TIMEOUT_DEFAULT)), 1.0), RUN_TIMEOUT_MAX)
+            cost_before = people.contact_cost  # bin/ask inside the command may contact people
+            r = self._sandbox().run(a["command"] + "\n", timeout_s=timeout, cap=RUN_SAVE_CAP)
+            out = (r.stdout + (("\n[stderr]\n" + r.stderr) if r.stderr.strip() else "")).rstrip()
+            status = f"exit code {r.exit_code}"
+            if r.timed_out:
+                status = f"killed after {timeout:g} s time limit (exit code 124)"
+            elif r.killed_for_output:
+                status = "stopped: output limit exceeded"
+            if len(out) > RUN_OUTPUT_CAP:
+                out = self._cut_run_output(a["command"], out, status, r.truncated)
+            return f"$ {a['command']}\n{out}\n[{status}]", people.contact_cost - cost_before, None, None
+        if tool == "directory":
+            lines = []
+            for p in people.directory():
+                state = "reachable" if p["reachable"] else f"NOT reachable ({p['gone']})"
+                left = f", {p['questions_left']} questions left" if p["questions_left"] is not None else ""
+                lines.append(f"- {p['id']}: {p['name']}, {p['role']} — {p['blurb']} [{state}{left}]")
+            now = f"It is {people.stamp()} at the customer.\n" if people.has_clock else ""
+            return now + "\n".join(lines), 0.0, None, None
+        if tool == "contact":
+            if not a["message"].strip():
+                raise ActionError("contact needs a non-empty 'message'.")
+            res = people.contact(a["to"], a["message"])
+            if res.error:
+                raise ActionError(res.error)
+            info = {"to": res.to, "tags": res.tags, "facts": res.facts, "cost": res.cost}
+            stamp = f" ({res.at})" if res.at else ""
+            left = f"\n[{res.questions_left} questions left with {res.name}]" if res.questions_left is not None else ""
+            return f"{res.name}{stamp}:\n{res.reply}{left}", res.cost, info, None
+        if tool == "inbox":
+            msgs = people.read_inbox()
+            if not msgs:
+                return "No messages.", 0.0, None, None
+            return "\n\n".join(f"[{'new' if m['new'] else 'read'}] from {m['from']}:\n{m['text']}" for m in msgs), 0.0, None, None
+        if tool == "wait":
+            if not people.has_clock:
+                raise ActionError("This engagement keeps no calendar, so there is nothing to wait for.")
+            cost = people.wait(a["hours"])
+            new = people.inbox_new()
+            return f"It is now {people.stamp()}." + (f" {new} new message(s) in your inbox." if new else ""), cost, None, None
+        if tool == "trial":
+            if not self.task.has_module("trial"):
+                raise ActionError("This engagement has no trial environment.")
+            day, feedback, cost = people.trial(self._run_trial_day)
+            return f"Trial day {day}:\n{feedback}", cost, {"to": "trial", "day": day, "cost": cost}, None
+        if tool == "submit":
+            self.submit_note = a.get("note", "")
+            return "Submitted. system/ is deployed to production as it is.", 0.0, None, "submitted"
+        raise ActionError(f"unhandled tool {tool!r}")
+
+    def _cut_run_output(self, command: str, out: str, status: str, cut_in_sandbox: bool) -> str:
+        """Head and tail of a long ``run`` output; the whole of it is saved in the workspace
+        (``.fdegym/run/turn-NNNN.out``) and the marker in the middle says where."""
+        rel = wsmod.save_run_output(self.workspace, self.turn, f"$ {command}\n{out}\n[{status}]\n", self._ws_owner())
+        half = RUN_OUTPUT_CAP // 2 - 200
+        head, tail = out[:half], out[-half:]
+        nl = head.rfind("\n")
+        head = head[:nl + 1] if nl > half - 400 else head
+        nl = tail.find("\n")
+        tail = tail[nl + 1:] if 0 <= nl < 400 else tail
+        cut = len(out) - len(head) - len(tail)
+        if rel is None:
+            where = "it could not be saved (.fdegym/run/ is not a folder of the workspace)"
+        else:
+            what = "the whole output" if not cut_in_sandbox else "the output kept (its first and last 2 MB)"
+            where = (f"{what} ({len(out):,} characters) is in {rel}: read it with "
+                     f'read_file(path="{rel}", offset=N)')
+        return f"{head.rstrip(chr(10))}\n[... {cut:,} characters cut; {where} ...]\n{tail}"
+
+    def _ws_owner(self) -> int | None:
+        """The host uid files created in the workspace must have: the sandbox's, once it runs."""
+        return getattr(self.sandbox, "uid", None) if self.sandbox is not None else None
+
+    def _sandbox(self):
+        if self.sandbox is None:
+            self.sandbox = make_sandbox(self.sandbox_name)
+            self.sandbox.start(self.workspace, allow_ports=tuple(getattr(self._episode_hook, "ports", ())))
+        return self.sandbox
+
+    def _run_trial_day(self, day: int) -> dict[str, Any]:
+        return run_trial(self.task, self.variant, self.workspace, day, self.sandbox_name)
+
+    def _limit_reached(self) -> str | None:
+        if self.turn >= self.max_turns:
+            return "max_turns"
+        if self.people.has_clock and self.people.clock.hours >= self.max_customer_days * 24:
+            return "max_customer_days"
+        if time.monotonic() - self._started >= self.max_wall_seconds:
+            return "max_wall_seconds"
+        return None
+
+    # --- grading ----------------------------------------------------------------------------------
+    def _finish(self, end_reason: str) -> float:
+        """Grade the workspace as it stands; returns the final reward increment."""
+        self._done = True
+        outcome = grade_system(self.task, self.variant, self.workspace, self.sandbox_name)
+        anc = anchors(self.task, self.variant, self.sandbox_name)
+        contact_cost = self.people.contact_cost
+        s = score(outcome.kpi, anc["kpi_baseline"], anc["kpi_reference"], outcome.incidents, contact_cost)
+        disc = self.people.discovery(self.task.truth.get("key_facts", []))
+        self.result = {
+            "task": self.task.id, "variant": self.variant.name, "level": self.episode_level,
+            "seed": self.episode_seed, "agent": self.agent_name,
+            "score": None, "uplift": s["uplift"], "uplift_bounded": s["uplift_bounded"],
+            "uplift_net": s["uplift_net"], "contact_cost": round(contact_cost, 6),
+            "incidents": outcome.incidents, "resolved": s["resolved"], "end_reason": end_reason,
+            "turns": self.turn, "key_fact_coverage": disc["key_fact_coverage"],
+            "facts_obtained": disc["facts_obtained"], "questions_asked": disc["questions_asked"],
+            "asked_by_person": disc["asked_by_person"], "off_limits_contacts": disc["off_limits_contacts"],
+            "kpi": outcome.kpi, "kpi_baseline": anc["kpi_baseline"], "kpi_reference": anc["kpi_reference"],
+            "metric": self.task.metric, "summary": outcome.summary, "isolation": outcome.isolation,
+            "customer_hours": round(self.people.clock.hours, 4), "note": self.submit_note,
+        }
+        if self.reward_mode == "dense":
+            return s["final_uplift"]
+        return s["final_uplift"] - self.pending_cost
+
+    def _result_text(self) -> str:
+        r = self.result
+        inc = "; ".join(r["incidents"]) if r["incidents"] else "none"
+        return (f"== result ==\nscore {r['score']:.3f} (uplift {r['uplift']:.3f}, contact cost {r['contact_cost']:.3f}); "
+                f"incidents: {inc}; resolved: {'yes' if r['resolved'] else 'no'}; ended: {r['end_reason']}\n"
+                f"{self.task.metric['name']}: {r['kpi']:.4g} (as found {r['kpi_baseline']:.4g}, "
+                f"reference {r['kpi_reference']:.4g})")
+
+    # --- observation/info ---------------------------------------------------------------------------
+    def _obs(self, text: str, valid: bool) -> dict:
+        if len(text) > MAX_OBS_CHARS:
+            half = MAX_OBS_CHARS // 2 - 100
+            text = text[:half] + f"\n[... {len(text) - 2 * half} characters cut ...]\n" + text[-half:]
+        p = self.people
+        return {"text": text,
+                "turn": np.array([self.turn], dtype=np.int64),
+                "hours": np.array([p.clock.hours if p else 0.0], dtype=np.float32),
+                "inbox_new": np.array([p.inbox_new() if p else 0], dtype=np.int64),
+                "valid": int(valid)}
+
+    def _info(self, act: Action | None, error: str | None, contact: dict | None = None) -> dict[str, Any]:
+        p = self.people
+        info: dict[str, Any] = {
+            "task": self.task.id, "variant": self.variant.name if self.variant else None,
+            "level": getattr(self, "episode_level", self.level), "turn": self.turn,
+            "tool": act.tool if act else None, "last_action_error": error,
+            "customer_time": p.stamp() if p else None, "contact_cost": round(p.contact_cost, 6) if p else 0.0,
+        }
+        if contact is not None:
+            info["contact"] = contact
+        if self._done and self.result is not None:
+            info["result"] = dict(self.result)
+            info["ledger"] = [dict(r) for r in p.ledger]
+        return info
+
+    # --- rendering and cleanup ----------------------------------------------------------------------
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return "\n\n".join(getattr(self, "transcript", []))
+        if self.render_mode == "human":
+            print(self.transcript[-1] if getattr(self, "transcript", None) else "")
+        return None
+
+    def score_now(self) -> dict[str, Any]:
+        """Grade the workspace as it stands without ending the episode (for cut-off rollouts)."""
+        outcome = grade_system(self.task, self.variant, self.workspace, self.sandbox_name)
+        anc = anchors(self.task, self.variant, self.sandbox_name)
+        s = score(outcome.kpi, anc["kpi_baseline"], anc["kpi_reference"], outcome.incidents, self.people.contact_cost)
+        return {"score": s["score"], "uplift": s["uplift"], "incidents": outcome.incidents, "kpi": outcome.kpi}
+
+    def _teardown(self) -> None:
+        if getattr(self, "_episode_hook", None) is not None:
+            self._episode_hook.close()
+            self._episode_hook = None
+        if self.sandbox is not None:
+            self.sandbox.close()
+            self.sandbox = None
+        if self.workspace is not None:
+            wsmod.remove_workspace(self.workspace)
+            self.workspace = None
+
+    def close(self) -> None:
+        self._teardown()
+        self._done = True
+
+    def __del__(self):
+        try:
+            self._teardown()
+        except Exception:
+            pass
+
+
+def result_json(result: dict[str, Any]) -> str:
+    return json.dumps(result, sort_keys=True, default=str)

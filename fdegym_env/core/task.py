@@ -1,0 +1,335 @@
+"""Loading a task folder (docs/task_format.md) into a :class:`Task`.
+
+A task is data plus a few small modules. Loading validates the data and names the file and field
+of anything wrong; modules (traffic, grader, trial, sampler, solutions) load lazily.
+
+Example:
+    >>> from fdegym_env.core.registry import load_task
+    >>> task = load_task("news_incident")
+    >>> task.variant("base").params  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import random
+import re
+import sys
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from types import ModuleType
+from typing import Any, ClassVar
+
+import yaml
+
+from fdegym_env.core.errors import TaskFormatError, did_you_mean
+
+LEVELS = ("L0", "L1", "L2", "L3")
+SAMPLE_PREFIX = "sample:"
+SPLIT_RANGES = {"train": (0, 1_000_000), "test": (1_000_000, 2_000_000)}
+SAMPLE_CACHE = 256   # drawn variants kept per task: a sampler may simulate traffic, and a fixed
+                     # ``sample:N`` is asked for again on every reset
+_PLACEHOLDER = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}")
+_MODULE_LOCK = threading.RLock()
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One hidden truth of a scenario: named (variants.yaml) or sampled (``sample:N``)."""
+
+    name: str
+    params: dict[str, Any]
+    angle: str | None = None
+    right_here: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        """A stable id of the variant's content (used for caches)."""
+        blob = json.dumps({"name": self.name, "params": self.params}, sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def render(text: str, params: dict[str, Any], where: str) -> str:
+    """Fill ``{{name}}`` placeholders from ``params``; an unfilled placeholder is an error."""
+
+    def sub(m: re.Match) -> str:
+        if m.group(1) not in params:
+            raise TaskFormatError(f"{where}: placeholder {{{{{m.group(1)}}}}} has no value in the variant's "
+                                  f"params (have: {', '.join(sorted(params)) or 'none'})")
+        return str(params[m.group(1)])
+
+    return _PLACEHOLDER.sub(sub, text)
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return yaml.safe_load(f)
+    except FileNotFoundError:
+        raise TaskFormatError(f"{path}: missing (see docs/task_format.md)") from None
+    except yaml.YAMLError as e:
+        raise TaskFormatError(f"{path}: not valid YAML: {e}") from None
+
+
+def _need(data: dict, key: str, typ: type | tuple[type, ...], where: str) -> Any:
+    if not isinstance(data, dict) or key not in data:
+        raise TaskFormatError(f"{where}: missing field {key!r}")
+    value = data[key]
+    if not isinstance(value, typ):
+        names = typ.__name__ if isinstance(typ, type) else " or ".join(t.__name__ for t in typ)
+        raise TaskFormatError(f"{where}: field {key!r} should be {names}, got {type(value).__name__} ({value!r})")
+    return value
+
+
+@dataclass(frozen=True)
+class EntryPoint:
+    module: str
+    function: str
+    doc: str = ""
+
+
+@dataclass
+class Task:
+    """A loaded task folder."""
+
+    path: Path
+    id: str
+    version: int
+    title: str
+    sector: str
+    customer: str
+    sponsor: dict[str, Any]
+    metric: dict[str, Any]
+    entry_points: tuple[EntryPoint, ...]
+    limits: dict[str, float]
+    held_out_seed: int
+    router: str
+    raw: dict[str, Any] = field(repr=False, default_factory=dict)
+    agent_title: str | None = None   # what the agent sees at L2/L3 (the sponsor's framing); None: no title
+
+    # --- construction -------------------------------------------------------------------------
+    @classmethod
+    def load(cls, path: str | Path) -> "Task":
+        path = Path(path)
+        where = str(path / "task.yaml")
+        data = _read_yaml(path / "task.yaml")
+        if not isinstance(data, dict):
+            raise TaskFormatError(f"{where}: expected a mapping at the top level")
+        task_id = _need(data, "id", str, where)
+        if task_id != path.name:
+            raise TaskFormatError(f"{where}: field 'id' is {task_id!r} but the folder is {path.name!r}")
+        if not re.fullmatch(r"[a-z0-9_]+", task_id):
+            raise TaskFormatError(f"{where}: field 'id' must match [a-z0-9_]+, got {task_id!r}")
+        metric = _need(data, "metric", dict, where)
+        for k in ("name", "unit", "direction"):
+            _need(metric, k, str, where + ": metric")
+        if metric["direction"] not in ("maximize", "minimize"):
+            raise TaskFormatError(f"{where}: metric.direction must be maximize or minimize, got {metric['direction']!r}")
+        eps = []
+        for i, ep in enumerate(_need(data, "entry_points", list, where)):
+            w = f"{where}: entry_points[{i}]"
+            eps.append(EntryPoint(_need(ep, "module", str, w), _need(ep, "function", str, w), str(ep.get("doc", ""))))
+        limits = {"max_turns": 150, "max_customer_days": 30, "max_wall_seconds": 3600}
+        limits.update(data.get("limits") or {})
+        router = data.get("router", "lexical")
+        if router not in ("regex", "lexical", "llm"):
+            raise TaskFormatError(f"{where}: field 'router' must be regex, lexical or llm, got {router!r}")
+        title = _need(data, "title", str, where)
+        agent_title = data.get("agent_title")
+        if agent_title is not None:
+            if not isinstance(agent_title, str) or not agent_title.strip():
+                raise TaskFormatError(f"{where}: field 'agent_title' should be a non-empty string (the sponsor's framing "
+                                      f"shown at L2/L3) or absent (no title there), got {agent_title!r}")
+            if " ".join(agent_title.lower().split()) == " ".join(title.lower().split()):
+                raise TaskFormatError(f"{where}: field 'agent_title' repeats the catalog 'title' ({title!r}); the catalog "
+                                      "title may name the hidden problem, so L2/L3 need the sponsor's own framing "
+                                      "instead (or no agent_title at all)")
+            agent_title = agent_title.strip()
+        task = cls(path=path, id=task_id, version=int(_need(data, "version", int, where)),
+                   title=title, sector=_need(data, "sector", str, where),
+                   customer=_need(data, "customer", str, where), sponsor=_need(data, "sponsor", dict, where),
+                   metric=metric, entry_points=tuple(eps), limits=limits,
+                   held_out_seed=int(data.get("held_out_seed", 1)), router=router, raw=data,
+                   agent_title=agent_title)
+        for sub in ("world", "briefs"):
+            if not (path / sub).is_dir():
+                raise TaskFormatError(f"{path / sub}: missing folder (see docs/task_format.md)")
+        for level in LEVELS:
+            if not (path / "briefs" / f"{level}.md").is_file():
+                raise TaskFormatError(f"{path / 'briefs' / (level + '.md')}: missing brief for level {level}")
+        task.variants  # validate eagerly
+        task.truth
+        from fdegym_env.core import schema  # the full schema: unknown keys and typos, with a did-you-mean
+        schema.check("task.yaml", data, where)
+        if (path / "menu.yaml").is_file():
+            schema.check("menu.yaml", _read_yaml(path / "menu.yaml"), str(path / "menu.yaml"))
+        return task
+
+    @property
+    def gym_id(self) -> str:
+        return f"FDEGym/{self.id}-v{self.version}"
+
+    # --- variants -----------------------------------------------------------------------------
+    @cached_property
+    def variants(self) -> dict[str, Variant]:
+        where = str(self.path / "variants.yaml")
+        data = _read_yaml(self.path / "variants.yaml")
+        if not isinstance(data, dict) or "base" not in data:
+            raise TaskFormatError(f"{where}: needs a mapping with a 'base' variant")
+        base_params = _need(data["base"], "params", dict, where + ": base")
+        out = {}
+        for name, v in data.items():
+            w = f"{where}: {name}"
+            params = dict(base_params)
+            params.update(_need(v, "params", dict, w) if name != "base" else {})
+            angle = v.get("angle")
+            if name != "base" and not angle:
+                raise TaskFormatError(f"{w}: field 'angle' (the kind of change) is required for a named variant")
+            out[name] = Variant(name, params, angle, tuple(v.get("right_here") or ()))
+        from fdegym_env.core import schema
+        schema.check("variants.yaml", data, where)
+        return out
+
+    @property
+    def has_sampler(self) -> bool:
+        return (self.path / "sampler.py").is_file()
+
+    def variant(self, name: str = "base") -> Variant:
+        """A named variant, or ``sample:N`` drawn by the task's sampler with seed N."""
+        if name.startswith(SAMPLE_PREFIX):
+            if not self.has_sampler:
+                raise ValueError(f"task {self.id!r} has no sampler.py, so no variant {name!r}; "
+                                 f"named variants: {', '.join(self.variants)}")
+            cache: OrderedDict[str, Variant] = self.__dict__.setdefault("_samples", OrderedDict())
+            if name in cache:
+                cache.move_to_end(name)
+                return cache[name]
+            try:
+                seed = int(name[len(SAMPLE_PREFIX):])
+            except ValueError:
+                raise ValueError(f"expected 'sample:<integer>', got {name!r}") from None
+            drawn = self.module("sampler").sample(random.Random(seed))
+            params = dict(self.variants["base"].params)
+            params.update(drawn.get("params", {}))
+            cache[name] = Variant(name, params, drawn.get("angle", "sampled"), tuple(drawn.get("right_here") or ()))
+            if len(cache) > SAMPLE_CACHE:
+                cache.popitem(last=False)
+            return cache[name]
+        if name not in self.variants:
+            hint = did_you_mean(name, list(self.variants))
+            raise ValueError(f"task {self.id!r} has no variant {name!r}.{hint} "
+                             f"Variants: {', '.join(self.variants)}" + (", sample:<N>" if self.has_sampler else ""))
+        return self.variants[name]
+
+    def sample_variant(self, rng: random.Random, split: str = "train") -> Variant:
+        if split not in SPLIT_RANGES:
+            raise ValueError(f"split must be one of {', '.join(SPLIT_RANGES)}, got {split!r}")
+        lo, hi = SPLIT_RANGES[split]
+        return self.variant(f"{SAMPLE_PREFIX}{rng.randrange(lo, hi)}")
+
+    # --- content --------------------------------------------------------------------------------
+    def brief(self, level: str, variant: Variant) -> str:
+        if level not in LEVELS:
+            raise ValueError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
+        p = self.path / "briefs" / f"{level}.md"
+        return render(p.read_text(encoding="utf-8"), variant.params, str(p))
+
+    def people_spec(self, variant: Variant) -> dict[str, Any]:
+        p = self.path / "people.yaml"
+        raw = "\n".join(line for line in p.read_text(encoding="utf-8").splitlines()
+                        if not line.lstrip().startswith("#"))  # placeholders in comments are not filled
+        text = render(raw, variant.params, str(p))
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as e:
+            raise TaskFormatError(f"{p}: not valid YAML after filling the variant {variant.name!r}: {e}") from None
+        from fdegym_env.people.spec import validate_people
+        if isinstance(data, dict):
+            # fdegym's own tasks: a person who cannot answer names who can, and a topic already
+            # answered is recapped in one line (the harness's cases keep its semantics).
+            data["replies"] = {"refer_elsewhere": True, "recap_repeats": True, **(data.get("replies") or {})}
+        return validate_people(data, str(p))
+
+    @cached_property
+    def truth(self) -> dict[str, Any]:
+        p = self.path / "truth.yaml"
+        data = (_read_yaml(p) if p.exists() else {}) or {}
+        from fdegym_env.core import schema
+        schema.check("truth.yaml", data, str(p))
+        return data
+
+    @cached_property
+    def content_hash(self) -> str:
+        """Hash of every file of the task: caches keyed on it go stale when the task changes."""
+        h = hashlib.sha256()
+        for f in sorted(self.path.rglob("*")):
+            if f.is_file() and "__pycache__" not in f.parts:
+                h.update(str(f.relative_to(self.path)).encode())
+                h.update(f.read_bytes())
+        return h.hexdigest()[:16]
+
+    def solution_names(self) -> list[str]:
+        d = self.path / "solutions"
+        return sorted(p.stem for p in d.glob("*.py")) if d.is_dir() else []
+
+    # --- modules --------------------------------------------------------------------------------
+    def module(self, name: str) -> ModuleType:
+        """Load ``<task>/<name>.py`` (e.g. ``grader``, ``solutions/reference``)."""
+        cache = self.__dict__.setdefault("_modules", {})
+        if name in cache:
+            return cache[name]
+        path = self.path / f"{name}.py"
+        if not path.is_file():
+            raise TaskFormatError(f"{path}: missing module")
+        siblings = {p.stem for p in self.path.glob("*.py")}
+        with _MODULE_LOCK:
+            saved = {n: sys.modules.pop(n) for n in siblings if n in sys.modules}
+            sys.path.insert(0, str(self.path))
+            try:
+                spec = importlib.util.spec_from_file_location(f"fdegym_task_{self.id}_{name.replace('/', '_')}", path)
+                mod = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(mod)
+            finally:
+                sys.path.remove(str(self.path))
+                for n in siblings:
+                    sys.modules.pop(n, None)
+                sys.modules.update(saved)
+        cache[name] = mod
+        return mod
+
+    def has_module(self, name: str) -> bool:
+        return (self.path / f"{name}.py").is_file()
+
+    # --- extension points with neutral defaults -----------------------------------------------------
+    # A task kind that is not a task folder (the reference harness's cases, fdegym_env.harness.case)
+    # overrides these; the env, grading, validate and the workspace call them on every task.
+
+    #: False when grading may not be a pure function of the workspace (then it is not cached).
+    deterministic_grading: ClassVar[bool] = True
+
+    @property
+    def world_path(self) -> Path:
+        """The folder the workspace starts as a copy of."""
+        return self.path / "world"
+
+    def engagement_rules(self, variant: Variant) -> str | None:
+        """Working arrangements appended to the brief; None: the env's standard ones."""
+        return None
+
+    def start_episode(self, env: Any) -> Any | None:
+        """Per-episode machinery started after the workspace exists (an object with ``close()`` and
+        ``ports``), or None."""
+        return None
+
+    def own_anchors(self, variant: Variant, sandbox: str = "auto") -> dict[str, Any] | None:
+        """Anchors the task measures itself; None: grading measures them with the grader."""
+        return None
+
+    def own_admission(self, **kwargs: Any) -> Any | None:
+        """An admission report the task produces itself; None: fdegym's admission checks run."""
+        return None

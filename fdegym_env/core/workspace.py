@@ -1,0 +1,213 @@
+"""Per-episode workspaces: a fresh copy of the task's world (built once per variant and cached)
+plus the rendered brief, and the host-side file tools with path checks.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from fdegym_env.core.paths import cache_dir, episodes_dir
+from fdegym_env.core.task import Task, Variant, render
+
+MAX_READ_LINES = 400
+FIXED_MTIME = 1767225600  # 2026-01-01T00:00Z: world files carry no build-time clock, so `ls -l` replays
+MAX_LINE_CHARS = 2000
+SCRATCH_DIR = ".fdegym"              # the env's own files in a workspace (never graded, never digested)
+RUN_OUTPUT_DIR = SCRATCH_DIR + "/run"  # whole outputs of `run` commands whose output was cut
+
+
+class PathError(ValueError):
+    """A path the agent gave that is outside the workspace or does not exist."""
+
+
+def world_snapshot(task: Task, variant: Variant) -> Path:
+    """The world as the agent finds it for this variant, built once and cached (read-only use)."""
+    dest = cache_dir() / "worlds" / f"{task.id}-{task.content_hash}-{variant.key}"
+    if dest.is_dir():
+        return dest
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=dest.parent))
+    try:
+        shutil.copytree(task.world_path, tmp / "w", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        build = tmp / "w"
+        for tmpl in list(build.rglob("*.tmpl")):
+            text = render(tmpl.read_text(encoding="utf-8"), variant.params, str(tmpl))
+            tmpl.with_suffix("").write_text(text, encoding="utf-8")
+            tmpl.unlink()
+        if task.has_module("traffic") and hasattr(task.module("traffic"), "dev"):
+            task.module("traffic").dev(dict(variant.params), build)
+        for p in sorted(build.rglob("*"), reverse=True) + [build]:
+            os.utime(p, (FIXED_MTIME, FIXED_MTIME), follow_symlinks=False)
+        try:
+            os.rename(build, dest)
+        except OSError:  # another process built it first
+            if not dest.is_dir():
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return dest
+
+
+def new_workspace(task: Task, variant: Variant, brief: str | None, parent: Path | None = None) -> Path:
+    """Copy the world snapshot into a fresh folder; write ``TASK.md``. Returns the workspace path."""
+    root = Path(tempfile.mkdtemp(prefix=f"fdegym-{task.id}-", dir=parent or episodes_dir()))
+    ws = root / "workspace"
+    shutil.copytree(world_snapshot(task, variant), ws, symlinks=True)
+    if brief is not None:
+        (ws / "TASK.md").write_text(brief, encoding="utf-8")
+        os.utime(ws / "TASK.md", (FIXED_MTIME, FIXED_MTIME))
+        os.utime(ws, (FIXED_MTIME, FIXED_MTIME))
+    return ws
+
+
+def remove_workspace(ws: Path | None) -> None:
+    if ws is not None:
+        shutil.rmtree(ws.parent if ws.name == "workspace" else ws, ignore_errors=True)
+
+
+def resolve(ws: Path, path: str, *, must_exist: bool = True) -> Path:
+    """The host path for a workspace-relative ``path``; refuses anything that leaves the workspace
+    (``..``, absolute paths, symlinks pointing out)."""
+    if not isinstance(path, str) or "\x00" in path:
+        raise PathError("The path must be a string without NUL characters.")
+    rel = path.strip()
+    if rel.startswith("/workspace/") or rel == "/workspace":
+        rel = rel[len("/workspace"):].lstrip("/")
+    if os.path.isabs(rel):
+        raise PathError(f"{path!r} is an absolute path; give a path relative to the workspace root, "
+                        "e.g. 'system/README.md'.")
+    root = ws.resolve()
+    target = Path(os.path.realpath(root / rel))
+    if target != root and root not in target.parents:
+        raise PathError(f"{path!r} is outside the workspace; only files under the workspace root can be used.")
+    if must_exist and not target.exists():
+        parent = target.parent
+        hint = ""
+        if parent.is_dir():
+            names = sorted(p.name for p in parent.iterdir())[:20]
+            hint = f" {parent.relative_to(root) if parent != root else '.'}/ contains: {', '.join(names) or '(nothing)'}."
+        raise PathError(f"No such file or folder: {path!r}.{hint}")
+    return target
+
+
+def list_files(ws: Path, path: str = ".") -> str:
+    target = resolve(ws, path or ".")
+    if target.is_file():
+        return f"{path}  {target.stat().st_size} bytes"
+    lines = []
+    root = ws.resolve()
+    for dirpath, dirnames, filenames in os.walk(target):
+        dirnames.sort()
+        rel = Path(dirpath).relative_to(root)
+        depth = len(Path(dirpath).relative_to(target).parts)
+        if depth >= 4:
+            dirnames[:] = []
+        for name in sorted(filenames):
+            p = Path(dirpath) / name
+            try:
+                size = p.lstat().st_size
+            except OSError:
+                continue
+            lines.append(f"{(rel / name).as_posix():<60} {size:>10,} B")
+        if len(lines) > 500:
+            lines.append("[listing cut at 500 entries; list a subfolder]")
+            break
+    return "\n".join(lines) if lines else "(empty)"
+
+
+def read_file(ws: Path, path: str, offset: int | None = None, limit: int | None = None) -> str:
+    target = resolve(ws, path)
+    if target.is_dir():
+        raise PathError(f"{path!r} is a folder; use list_files to see what is in it.")
+    data = target.read_bytes()
+    if b"\x00" in data[:8192]:
+        kind = "SQLite database" if data.startswith(b"SQLite format 3") else "binary file"
+        hint = " Query it with the run tool, e.g. `sqlite3 <file> .tables`." if kind.startswith("SQLite") else ""
+        return f"{path}: {kind}, {len(data):,} bytes; not shown as text.{hint}"
+    lines = data.decode("utf-8", "replace").splitlines()
+    start = max(1, int(offset or 1))
+    count = max(1, min(int(limit or MAX_READ_LINES), 5000))
+    chunk = lines[start - 1:start - 1 + count]
+    out = []
+    for i, line in enumerate(chunk, start):
+        if len(line) > MAX_LINE_CHARS:
+            line = line[:MAX_LINE_CHARS] + f" [... {len(line) - MAX_LINE_CHARS} more characters]"
+        out.append(f"{i:>6}\t{line}")
+    end = start + len(chunk) - 1
+    header = f"{path} (lines {start}-{end} of {len(lines)})" if lines else f"{path} (empty file)"
+    if end < len(lines):
+        header += f"; read more with offset={end + 1}"
+    return header + "\n" + "\n".join(out)
+
+
+def _give(p: Path, owner: int | None) -> None:
+    """Hand a host-created path to the sandbox uid, so the sandbox sees it as its own (same owner as
+    the world files, writable from ``run``). No-op unless the host runs as root with a started sandbox."""
+    if owner is not None and os.geteuid() == 0:
+        os.chown(p, owner, owner, follow_symlinks=False)
+
+
+def _make_parents(ws: Path, target: Path, owner: int | None) -> None:
+    """Create the missing folders above ``target`` (inside ``ws``), each owned like the world's."""
+    missing = []
+    p = target.parent
+    root = ws.resolve()
+    while p != root and not p.exists():
+        missing.append(p)
+        p = p.parent
+    for d in reversed(missing):
+        d.mkdir(exist_ok=True)
+        _give(d, owner)
+
+
+def write_file(ws: Path, path: str, content: str, owner: int | None = None) -> str:
+    """Create or replace a file. ``owner``: the sandbox's host uid, for files and folders it creates."""
+    target = resolve(ws, path, must_exist=False)
+    if target.is_dir():
+        raise PathError(f"{path!r} is a folder; give a file path.")
+    _make_parents(ws, target, owner)
+    new = not target.exists()
+    target.write_text(content, encoding="utf-8")
+    if new:
+        _give(target, owner)
+    return f"Wrote {len(content.encode('utf-8')):,} bytes to {path}."
+
+
+def save_run_output(ws: Path, turn: int, text: str, owner: int | None = None) -> str | None:
+    """Keep the whole output of a cut ``run`` under :data:`RUN_OUTPUT_DIR` for ``read_file``.
+    Returns the workspace-relative path, or None when the agent's files are in the way (e.g. a
+    ``.fdegym`` symlink leading out of the workspace: nothing is written then)."""
+    rel = f"{RUN_OUTPUT_DIR}/turn-{turn:04d}.out"
+    try:
+        target = resolve(ws, rel, must_exist=False)
+        _make_parents(ws, target, owner)
+        if not target.parent.is_dir() or target.parent.is_symlink():
+            return None
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as f:
+            f.write(text)
+        _give(target, owner)
+    except (OSError, PathError):
+        return None
+    return rel
+
+
+def edit_file(ws: Path, path: str, old: str, new: str, replace_all: bool = False) -> str:
+    target = resolve(ws, path)
+    if target.is_dir():
+        raise PathError(f"{path!r} is a folder; give a file path.")
+    text = target.read_text(encoding="utf-8", errors="replace")
+    if old == "":
+        raise PathError("edit_file needs a non-empty 'old' text; to create or replace a whole file use write_file.")
+    n = text.count(old)
+    if n == 0:
+        raise PathError(f"The 'old' text does not occur in {path}; read the file and copy the exact text "
+                        "(whitespace included).")
+    if n > 1 and not replace_all:
+        raise PathError(f"The 'old' text occurs {n} times in {path}; add surrounding lines to make it unique, "
+                        "or pass replace_all=true.")
+    target.write_text(text.replace(old, new) if replace_all else text.replace(old, new, 1), encoding="utf-8")
+    return f"Replaced {n if replace_all else 1} occurrence(s) in {path}."

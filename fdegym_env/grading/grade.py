@@ -1,0 +1,437 @@
+"""Deploy a workspace's ``system/`` in the sandbox, replay traffic through it, and score it.
+
+Grading never reads the agent's workspace in place: it copies it, starts a sandbox on the copy and
+calls the task's entry points there. How each call runs is the task's ``process:`` (task.yaml):
+
+- ``persistent`` (default): one long-lived ``python3`` per deployment, inside the same sandbox,
+  forks a fresh child per call that runs the same driver a fresh interpreter would
+  (:mod:`fdegym_env.sandbox.worker`); no module state carries over between calls, so results are
+  those of ``per_call``, tens of milliseconds sooner per call.
+- ``per_call``: a fresh ``python3 -c`` per call, arguments on stdin and the result on stdout.
+
+``FDEGYM_PROCESS=per_call|persistent`` overrides every task's choice (benchmarks, bisecting).
+A crash, hang or malformed result is an incident, never an exception; a call that hangs takes the
+system down for the rest of the grading, as in production.
+
+Score (DESIGN §5, paper §2.3):
+    U = (kpi - kpi_baseline) / (kpi_reference - kpi_baseline); an incident caps U at 0;
+    score = max(-1, U) - contact_cost; resolved = score >= 0.8 and no incident.
+"""
+
+from __future__ import annotations
+
+import atexit
+import copy
+import hashlib
+import json
+import logging
+import os
+import shutil
+import tempfile
+import threading
+import traceback
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fdegym_env.core.paths import cache_dir, scratch_dir
+from fdegym_env.sandbox import make_sandbox, resolve_backend
+from fdegym_env.core.task import Task, Variant
+from fdegym_env.core.workspace import SCRATCH_DIR, world_snapshot
+
+log = logging.getLogger(__name__)
+
+RESOLVED_AT = 0.8
+CALL_TIMEOUT_S = 10.0
+RESULT_CAP = 32 << 20
+_MARK = "\x1e\x1eFDEGYM-RESULT\x1e\x1e"
+_DRIVER = r"""
+import importlib, json, sys, traceback
+real = sys.stdout
+sys.stdout = sys.stderr
+try:
+    args = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+    sys.path.insert(0, ".")
+    fn = getattr(importlib.import_module(sys.argv[1]), sys.argv[2])
+    payload = json.dumps({"ok": True, "value": fn(*args)})
+except BaseException:
+    payload = json.dumps({"ok": False, "error": traceback.format_exc()[-3000:]})
+real.write(MARK + payload)
+real.flush()
+""".replace("MARK", repr(_MARK))
+
+
+PROCESS_MODES = ("persistent", "per_call")
+
+
+def process_mode(task: Task) -> str:
+    """How a task's entry-point calls run: ``FDEGYM_PROCESS`` if set, else task.yaml's ``process``."""
+    forced = os.environ.get("FDEGYM_PROCESS")
+    if forced:
+        if forced not in PROCESS_MODES:
+            raise ValueError(f"FDEGYM_PROCESS must be one of {', '.join(PROCESS_MODES)}, got {forced!r}")
+        return forced
+    mode = (getattr(task, "raw", None) or {}).get("process", "persistent")
+    if mode not in PROCESS_MODES:
+        raise ValueError(f"{task.path}/task.yaml: field 'process' must be one of {', '.join(PROCESS_MODES)}, "
+                         f"got {mode!r} (persistent: one worker per deployment, a fresh fork per call; "
+                         "per_call: a fresh python3 per call)")
+    return mode
+
+
+@dataclass
+class CallResult:
+    ok: bool
+    value: Any = None
+    error: str | None = None
+    stderr: str = ""
+
+
+class Deployment:
+    """The delivered system, deployed in a sandbox on a private copy of a workspace.
+
+    Example:
+        >>> res = deploy.call("wire_ingest.pipeline", "process_batch", items, timeout_s=10)  # doctest: +SKIP
+        >>> res.ok, res.value  # doctest: +SKIP
+    """
+
+    def __init__(self, task: Task, workspace: Path, sandbox: str = "auto"):
+        self.task = task
+        self._backend = resolve_backend(sandbox)
+        pooled = _POOL.take(self._backend)
+        if pooled is not None:   # a warm sandbox of an earlier deployment, emptied: refill its folder
+            self._root, self.sandbox = pooled
+            self.workspace = self._root / "workspace"
+            _copy_into(workspace, self.workspace, self.sandbox.uid)
+        else:
+            self._root = Path(tempfile.mkdtemp(prefix="fdegym-deploy-", dir=scratch_dir()))
+            self.workspace = self._root / "workspace"
+            shutil.copytree(workspace, self.workspace, symlinks=True,
+                            ignore=shutil.ignore_patterns("__pycache__", SCRATCH_DIR))
+            self.sandbox = make_sandbox(self._backend)
+            self.sandbox.start(self.workspace)
+        self.failures: list[str] = []
+        self.calls = 0
+        self.down: str | None = None  # set when a call hangs: production does not come back by itself
+        self._allowed = {(e.module, e.function) for e in task.entry_points}
+        self.process = process_mode(task)
+
+    def call(self, module: str, function: str, *args: Any, timeout_s: float | None = None) -> CallResult:
+        if (module, function) not in self._allowed:
+            raise ValueError(f"{self.task.id}: grader called {module}.{function}, which is not an entry point in "
+                             f"task.yaml (declared: {', '.join(m + '.' + f for m, f in sorted(self._allowed))})")
+        self.calls += 1
+        timeout_s = float(timeout_s or self.task.raw.get("call_timeout_s", CALL_TIMEOUT_S))
+        if self.down:
+            return self._fail(f"{module}.{function} (call {self.calls}) not attempted: {self.down}", "")
+        try:
+            stdin = json.dumps(list(args)).encode("utf-8")
+        except TypeError as e:
+            raise ValueError(f"{self.task.id}: grader passed non-JSON arguments to {module}.{function}: {e}") from None
+        r = None
+        if self.process == "persistent":
+            try:
+                r = self.sandbox.python_call(module, function, stdin, driver=_DRIVER, timeout_s=timeout_s,
+                                             cwd="system", hard=RESULT_CAP)
+            except NotImplementedError:   # a backend without a grading worker
+                self.process = "per_call"
+        if r is None:
+            r = self.sandbox.run(["python3", "-c", _DRIVER, module, function], timeout_s=timeout_s, stdin=stdin,
+                                 cwd="system", cap=RESULT_CAP)
+        where = f"{module}.{function} (call {self.calls})"
+        if r.timed_out:
+            self.down = f"the system hung on an earlier call ({where})"
+            return self._fail(f"{where} did not return within {timeout_s:g} s", r.stderr)
+        idx = r.stdout.rfind(_MARK)
+        if idx < 0:
+            return self._fail(f"{where} exited with code {r.exit_code} without a result", r.stderr)
+        try:
+            payload = json.loads(r.stdout[idx + len(_MARK):])
+        except json.JSONDecodeError:
+            return self._fail(f"{where} returned output that is not JSON", r.stderr)
+        if not payload.get("ok"):
+            return self._fail(f"{where} raised: {str(payload.get('error', ''))[-500:]}", r.stderr)
+        return CallResult(True, payload.get("value"), None, r.stderr[-2000:])
+
+    def _fail(self, msg: str, stderr: str) -> CallResult:
+        self.failures.append(msg)
+        return CallResult(False, None, msg, stderr[-2000:])
+
+    def isolation(self) -> str:
+        return self.sandbox.isolation()
+
+    def close(self) -> None:
+        if self.sandbox is None:
+            return
+        sandbox, self.sandbox = self.sandbox, None
+        if not self.down and _POOL.give(self._backend, self._root, sandbox):
+            return
+        sandbox.close()
+        shutil.rmtree(self._root, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _empty(folder: Path) -> None:
+    for p in folder.iterdir():
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p)
+        else:
+            p.unlink()
+
+
+def _copy_file(src: str, dst: str) -> None:
+    """``copy2`` without extended attributes (their syscalls cost more than a small file's bytes)."""
+    shutil.copyfile(src, dst)
+    st = os.stat(src)
+    os.chmod(dst, st.st_mode & 0o7777)
+    os.utime(dst, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def _copy_into(src: Path, dest: Path, uid: int | None) -> None:
+    shutil.copytree(src, dest, symlinks=True, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", SCRATCH_DIR),
+                    copy_function=_copy_file)
+    if uid is not None:
+        from fdegym_env.sandbox.executor_sandbox import chown_tree
+        chown_tree(dest, uid)
+
+
+class _DeployPool:
+    """Idle deployment sandboxes, kept warm for the next deployment of this process.
+
+    Starting a sandbox and its grading worker costs more than a small task's whole grading. When a
+    deployment ends normally, its sandbox (nothing runs in it between calls) is emptied — workspace
+    folder, ``/tmp``, ``/dev/shm`` — and kept; the next deployment copies its workspace into the same
+    folder. A sandbox whose system hung is never reused. ``FDEGYM_DEPLOY_POOL=0`` turns this off.
+    """
+
+    SIZE = 2
+
+    def __init__(self) -> None:
+        self._idle: dict[str, list[tuple[Path, Any]]] = {}
+        self._pid = os.getpid()
+        self._lock = threading.Lock()
+
+    def _on(self, backend: str) -> bool:
+        return backend in ("bwrap", "docker") and os.environ.get("FDEGYM_DEPLOY_POOL", "1") != "0"
+
+    def take(self, backend: str):
+        if not self._on(backend):
+            return None
+        with self._lock:
+            if self._pid != os.getpid():   # a forked copy of this process: those sandboxes are the parent's
+                self._idle, self._pid = {}, os.getpid()
+            idle = self._idle.get(backend) or []
+            return idle.pop() if idle else None
+
+    def give(self, backend: str, root: Path, sandbox) -> bool:
+        if not self._on(backend) or self._pid != os.getpid() or not hasattr(sandbox, "recycle"):
+            return False
+        with self._lock:
+            if len(self._idle.get(backend) or []) >= self.SIZE:
+                return False
+        try:
+            _empty(root / "workspace")
+        except OSError:
+            return False
+        if not sandbox.recycle():
+            return False
+        with self._lock:
+            self._idle.setdefault(backend, []).append((root, sandbox))
+        return True
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, {}
+        if self._pid != os.getpid():
+            return
+        for entries in idle.values():
+            for root, sandbox in entries:
+                sandbox.close()
+                shutil.rmtree(root, ignore_errors=True)
+
+
+_POOL = _DeployPool()
+atexit.register(_POOL.close)
+
+
+@dataclass
+class GradeOutcome:
+    kpi: float
+    incidents: list[str] = field(default_factory=list)
+    summary: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+    isolation: str = ""
+
+
+# Grading is a pure function of (task, variant, workspace content) — SCENARIOS.md requires graders
+# to be deterministic — so identical deliveries are graded once per process. RL loops deliver the
+# same few systems thousands of times. FDEGYM_GRADE_CACHE=0 turns this off.
+_GRADE_CACHE: OrderedDict[tuple, GradeOutcome] = OrderedDict()
+_GRADE_CACHE_SIZE = 512
+_TRAFFIC_CACHE: OrderedDict[tuple, str] = OrderedDict()
+
+
+def workspace_digest(workspace: Path) -> str:
+    """Hash of every file's path and bytes under ``workspace`` (symlinks by their target text), but
+    for the env's own scratch folder (saved ``run`` outputs), which grading never copies.
+
+    Walked with ``os.scandir`` in sorted order (the order of ``sorted(rglob("*"))``); on every
+    episode end it runs before the grade cache can answer, so it must cost less than the grading."""
+    h = hashlib.sha256()
+    root = os.fspath(workspace)
+
+    def walk(folder: str, rel: str) -> None:
+        with os.scandir(folder) as it:
+            entries = sorted(it, key=lambda e: e.name)
+        for e in entries:
+            if e.name == "__pycache__" or (not rel and e.name == SCRATCH_DIR):
+                continue
+            r = f"{rel}/{e.name}" if rel else e.name
+            if e.is_symlink():
+                h.update(b"L" + r.encode() + b"\0" + os.readlink(e.path).encode() + b"\0")
+            elif e.is_file():
+                with open(e.path, "rb") as f:
+                    h.update(b"F" + r.encode() + b"\0" + f.read() + b"\0")
+            elif e.is_dir():
+                h.update(b"D" + r.encode() + b"\0")
+                walk(e.path, r)
+
+    walk(root, "")
+    return h.hexdigest()
+
+
+def _cache_on(task: Task) -> bool:
+    """Tasks whose grading may not be a pure function of the workspace (harness cases with
+    services or an LLM gateway) set ``deterministic_grading = False``."""
+    return os.environ.get("FDEGYM_GRADE_CACHE", "1") != "0" and task.deterministic_grading
+
+
+def held_out_traffic(task: Task, variant: Variant) -> Any:
+    """The held-out traffic for a variant (generated once per process; a fresh copy each call)."""
+    key = (task.id, task.content_hash, variant.key)
+    blob = _TRAFFIC_CACHE.get(key)
+    if blob is None:
+        blob = json.dumps(task.module("traffic").held_out(dict(variant.params), task.held_out_seed))
+        _TRAFFIC_CACHE[key] = blob
+        while len(_TRAFFIC_CACHE) > 16:
+            _TRAFFIC_CACHE.popitem(last=False)
+    return json.loads(blob)
+
+
+def grade_system(task: Task, variant: Variant, workspace: Path, sandbox: str = "auto") -> GradeOutcome:
+    """Replay the held-out traffic through ``workspace/system`` and measure the kpi."""
+    key = (task.id, task.content_hash, variant.key, sandbox, workspace_digest(workspace)) if _cache_on(task) else None
+    if key is not None and key in _GRADE_CACHE:
+        _GRADE_CACHE.move_to_end(key)
+        return copy.deepcopy(_GRADE_CACHE[key])
+    outcome = _grade_uncached(task, variant, workspace, sandbox)
+    if key is not None:
+        _GRADE_CACHE[key] = copy.deepcopy(outcome)
+        while len(_GRADE_CACHE) > _GRADE_CACHE_SIZE:
+            _GRADE_CACHE.popitem(last=False)
+    return outcome
+
+
+def _grade_uncached(task: Task, variant: Variant, workspace: Path, sandbox: str) -> GradeOutcome:
+    traffic = held_out_traffic(task, variant)
+    with Deployment(task, workspace, sandbox) as deploy:
+        try:
+            out = task.module("grader").grade(deploy, dict(variant.params), traffic)
+            kpi = float(out["kpi"])
+            incidents = [str(i) for i in out.get("incidents") or []]
+            summary, details = str(out.get("summary", "")), dict(out.get("details") or {})
+        except Exception as e:  # a grader that chokes on what the system returned: an incident
+            log.warning("grader of %s raised on delivered output: %s", task.id, e)
+            kpi, incidents, summary = float("nan"), [f"grading_failed: {type(e).__name__}: {e}"], ""
+            details = {"traceback": traceback.format_exc()[-3000:]}
+        incidents += [f"entry_point_failed: {f}" for f in deploy.failures[:5]]
+        if len(deploy.failures) > 5:
+            incidents.append(f"entry_point_failed: ... and {len(deploy.failures) - 5} more failed calls")
+        return GradeOutcome(kpi, incidents, summary, details, deploy.isolation())
+
+
+_TRIAL_CACHE: OrderedDict[tuple, dict] = OrderedDict()
+
+
+def run_trial(task: Task, variant: Variant, workspace: Path, day: int, sandbox: str = "auto") -> dict[str, Any]:
+    """One trial day of the workspace's system on shadow traffic (``trial.run``), cached like grading."""
+    key = (task.id, task.content_hash, variant.key, sandbox, day, workspace_digest(workspace)) if _cache_on(task) else None
+    if key is not None and key in _TRIAL_CACHE:
+        return copy.deepcopy(_TRIAL_CACHE[key])
+    traffic_mod = task.module("traffic")
+    traffic = traffic_mod.shadow(dict(variant.params), day) if hasattr(traffic_mod, "shadow") else None
+    with Deployment(task, workspace, sandbox) as deploy:
+        out = task.module("trial").run(deploy, dict(variant.params), day, traffic)
+    if key is not None:
+        _TRIAL_CACHE[key] = copy.deepcopy(out)
+        while len(_TRIAL_CACHE) > _GRADE_CACHE_SIZE:
+            _TRIAL_CACHE.popitem(last=False)
+    return out
+
+
+def apply_solution(task: Task, name: str, workspace: Path, params: dict[str, Any]) -> None:
+    """Run ``solutions/<name>.py``'s ``apply(ws, params)`` on a workspace."""
+    task.module(f"solutions/{name}").apply(Path(workspace), dict(params))
+
+
+def anchors(task: Task, variant: Variant, sandbox: str = "auto") -> dict[str, float]:
+    """``kpi_baseline`` (the world as found) and ``kpi_reference`` (the reference solution), measured
+    with the same grader and cached per task content and variant."""
+    own = task.own_anchors(variant, sandbox)  # harness cases: their grader reports the anchors
+    if own is not None:
+        return own
+    path = anchor_cache_path(task, variant)
+    if path.exists():
+        return json.loads(path.read_text())
+    with tempfile.TemporaryDirectory(prefix="fdegym-anchor-", dir=scratch_dir()) as tmp:
+        ws = Path(tmp) / "workspace"
+        shutil.copytree(world_snapshot(task, variant), ws, symlinks=True)
+        base = grade_system(task, variant, ws, sandbox)
+        apply_solution(task, "reference", ws, variant.params)
+        ref = grade_system(task, variant, ws, sandbox)
+    return save_anchors(task, variant, base, ref)
+
+
+def anchor_cache_path(task: Task, variant: Variant) -> Path:
+    return cache_dir() / "anchors" / f"{task.id}-{task.content_hash}-{variant.key}.json"
+
+
+def save_anchors(task: Task, variant: Variant, base: GradeOutcome, ref: GradeOutcome) -> dict[str, Any]:
+    """Check and cache the anchors measured from the baseline and reference gradings."""
+    path = anchor_cache_path(task, variant)
+    out = {"kpi_baseline": base.kpi, "kpi_reference": ref.kpi,
+           "baseline_incidents": base.incidents, "reference_incidents": ref.incidents}
+    if not ref.kpi == ref.kpi or ref.kpi == base.kpi:
+        raise RuntimeError(f"{task.id}/{variant.name}: the reference solution scores kpi={ref.kpi} against a "
+                           f"baseline of {base.kpi}; the task cannot be normalised (check its reference solution)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp_path = path.with_suffix(f".{os.getpid()}.{id(out)}.tmp")  # pid: id() alone repeats across processes
+    tmp_path.write_text(json.dumps(out))
+    tmp_path.replace(path)
+    return out
+
+
+def uplift(kpi: float, kpi_baseline: float, kpi_reference: float) -> float:
+    span = kpi_reference - kpi_baseline
+    if kpi != kpi:  # NaN: the grader could not measure the system
+        return 0.0
+    return (kpi - kpi_baseline) / span if span else 0.0
+
+
+def score(kpi: float, kpi_baseline: float, kpi_reference: float, incidents: list[str],
+          contact_cost: float) -> dict[str, Any]:
+    """The paper's single-run score (§2.3), with the harness's field names."""
+    u = uplift(kpi, kpi_baseline, kpi_reference)
+    uplift_bounded = max(-1.0, u)
+    capped = min(u, 0.0) if incidents else u
+    final_u = max(-1.0, capped)
+    total = final_u - contact_cost
+    return {"uplift": round(capped, 6), "uplift_bounded": round(uplift_bounded, 6), "final_uplift": final_u,
+            "score": total, "uplift_net": round(total, 6),
+            "resolved": bool(total >= RESOLVED_AT and not incidents)}

@@ -10,9 +10,9 @@ import json
 import pytest
 import yaml
 
-from fdegym_env.grading import held_out_traffic
-from fdegym_env.registry import load_task
-from fdegym_env.workspace import world_snapshot
+from fdegym_env.grading.grade import held_out_traffic
+from fdegym_env.core.registry import load_task
+from fdegym_env.core.workspace import world_snapshot
 
 TASK = load_task("irrops_rebook")
 NAMED = list(yaml.safe_load((TASK.path / "variants.yaml").read_text(encoding="utf-8")))

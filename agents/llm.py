@@ -24,16 +24,13 @@ Example:
 from __future__ import annotations
 
 import json
-import os
 import random
 import time
 from collections import deque
-from pathlib import Path
 from typing import Any, Callable
-from urllib.parse import urlparse
 
-from fdegym_env.core.errors import MissingDependencyError
 from fdegym_env.core.actions import TOOL_NAMES, tool_schemas
+from fdegym_env.llm import Endpoint, make_client
 from fdegym_env.wrappers.chat import NUDGE, SYSTEM_PROMPT, clip_text, message_to_dict
 from fdegym_env.wrappers.text_actions import invalid_action, parse_tool_calls
 
@@ -54,7 +51,6 @@ PRICES: dict[str, tuple[float, ...]] = {
 }
 RETRY_STATUS = {408, 409, 429, 500, 502, 503, 504}
 FATAL_STATUS = {401, 403, 404}
-LOCAL_HOSTS = {"localhost", "127.0.0.1", "0.0.0.0", "::1"}
 
 
 def price_for(model: str, prices: dict[str, tuple[float, ...]] | None = None) -> tuple[float, ...] | None:
@@ -70,34 +66,13 @@ def price_for(model: str, prices: dict[str, tuple[float, ...]] | None = None) ->
     return None
 
 
-def _read_key(api_key: str | None, api_key_file: str | None, base_url: str | None) -> str:
-    if api_key:
-        return api_key
-    if api_key_file:
-        p = Path(api_key_file).expanduser()
-        if not p.is_file():
-            raise ValueError(f"api_key_file {str(p)!r} does not exist; expected a file holding the API key")
-        key = p.read_text(encoding="utf-8").strip()
-        if not key:
-            raise ValueError(f"api_key_file {str(p)!r} is empty; expected the API key on its first line")
-        return key
-    for var in ("FDEGYM_API_KEY", "OPENAI_API_KEY"):
-        if os.environ.get(var):
-            return os.environ[var]
-    host = urlparse(base_url or "").hostname
-    if host in LOCAL_HOSTS:
-        return "EMPTY"  # local servers (vLLM, Ollama) accept any key
-    raise ValueError("LLMAgent needs an API key: pass api_key= or api_key_file= (CLI --api-key-file), or set "
-                     "FDEGYM_API_KEY / OPENAI_API_KEY. Local servers (base_url on localhost) need none.")
-
-
 class LLMAgent:
     """Plays an episode by calling an OpenAI-compatible chat-completions endpoint with the env's tools.
 
     Args:
         model: model name as the server knows it (default ``$FDEGYM_MODEL``).
         base_url: the server's ``/v1`` URL (default ``$FDEGYM_BASE_URL``, then ``$OPENAI_BASE_URL``, then OpenAI).
-        api_key / api_key_file: the key, or a file holding it (else ``$FDEGYM_API_KEY``/``$OPENAI_API_KEY``).
+        api_key / api_key_file: the key, or a file holding it (else ``$FDEGYM_API_KEY``, ``$FDEGYM_API_KEY_FILE``, ``$OPENAI_API_KEY``; see :mod:`fdegym_env.llm`).
         max_turns: model calls before the agent submits (default: no limit of its own; the env's
             ``max_turns`` still applies).
         max_wall_seconds: wall time before the agent submits.
@@ -120,10 +95,9 @@ class LLMAgent:
                  max_tool_chars: int = 12_000, system_prompt: str | None = None, retries: int = 6,
                  backoff_s: float = 1.0, max_backoff_s: float = 60.0, request_timeout_s: float = 600.0,
                  client: Any = None, sleep: Callable[[float], None] = time.sleep):
-        self.model = model or os.environ.get("FDEGYM_MODEL")
-        if not self.model:
-            raise ValueError("LLMAgent needs a model name: pass model= (CLI --model) or set FDEGYM_MODEL")
-        self.base_url = base_url or os.environ.get("FDEGYM_BASE_URL") or os.environ.get("OPENAI_BASE_URL")
+        ep = Endpoint.resolve("agent", base_url=base_url, model=model, api_key=api_key, api_key_file=api_key_file,
+                              need_key=client is None, who="LLMAgent")
+        self.model, self.base_url = ep.model, ep.base_url
         self.name = f"llm:{self.model}"
         self.prices = dict(prices or {})
         self.price = price_for(self.model, self.prices)
@@ -138,12 +112,7 @@ class LLMAgent:
         self._sleep = sleep
         self._rng = random.Random(0)
         if client is None:
-            try:
-                import openai
-            except ImportError:
-                raise MissingDependencyError("the LLM agent (--agent llm)", "openai", "llm") from None
-            client = openai.OpenAI(base_url=self.base_url, api_key=_read_key(api_key, api_key_file, self.base_url),
-                                   max_retries=0, timeout=request_timeout_s)
+            client = make_client(ep, timeout=request_timeout_s, max_retries=0, who="the LLM agent (--agent llm)")
         self.client = client
         self.messages: list[dict[str, Any]] = []
 

@@ -32,6 +32,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from fdegym_env.llm import Endpoint
+
 
 def free_port() -> int:
     """A free TCP port on 127.0.0.1 (from the OS's ephemeral range: always five digits)."""
@@ -140,13 +142,12 @@ def llm_endpoint() -> dict[str, Any]:
     ``FDEGYM_LLM_API_KEY_FILE`` or ``FDEGYM_LLM_API_KEY``; ``FDEGYM_LLM_PRICE="in,out"`` in USD per
     million tokens makes the ``*_llm_usd`` allowances bind (without it only the call caps do).
     """
-    key = os.environ.get("FDEGYM_LLM_API_KEY", "")
-    kf = os.environ.get("FDEGYM_LLM_API_KEY_FILE")
-    if kf and os.path.isfile(os.path.expanduser(kf)):
-        key = Path(os.path.expanduser(kf)).read_text().strip()
+    try:
+        ep = Endpoint.resolve("env", default_model="gpt-4o-mini")
+    except ValueError:      # no key configured: calls go out without one (local servers accept that)
+        ep = Endpoint.resolve("env", default_model="gpt-4o-mini", need_key=False)
     price = os.environ.get("FDEGYM_LLM_PRICE", "0,0").split(",")
-    return {"base_url": os.environ.get("FDEGYM_LLM_BASE_URL", "").rstrip("/"), "api_key": key,
-            "model": os.environ.get("FDEGYM_LLM_MODEL", "gpt-4o-mini"),
+    return {"base_url": ep.base_url or "", "api_key": ep.api_key, "model": ep.model,
             "price_in": float(price[0] or 0), "price_out": float((price + ["0"])[1] or 0)}
 
 

@@ -19,11 +19,10 @@ Example:
 from __future__ import annotations
 
 import json
-import os
 import re
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
+
+from fdegym_env.llm import Endpoint, make_client
 
 SYSTEM_PROMPT = """\
 You play one employee of a customer company in a simulation. An engineer embedded with the company
@@ -34,7 +33,6 @@ beyond the ones listed. Answer with JSON only:
 {"reply": "<your message to the engineer>", "disclose": ["<fact id>", ...]}"""
 
 _JSON_RE = re.compile(r"\{.*\}", re.DOTALL)
-LOCAL_HOSTS = {"localhost", "127.0.0.1", "0.0.0.0", "::1"}
 
 
 class ScriptedStakeholder:
@@ -74,23 +72,6 @@ def parse_llm_reply(text: str) -> tuple[str, list[str]] | None:
     return data["reply"], [str(x) for x in disclose]
 
 
-def _api_key(api_key: str | None, api_key_file: str | None, base_url: str | None) -> str:
-    if api_key:
-        return api_key
-    if api_key_file:
-        p = Path(api_key_file).expanduser()
-        if not p.is_file() or not p.read_text(encoding="utf-8").strip():
-            raise ValueError(f"api_key_file {str(p)!r} is missing or empty; expected a file holding the API key")
-        return p.read_text(encoding="utf-8").strip()
-    for var in ("FDEGYM_API_KEY", "OPENAI_API_KEY"):
-        if os.environ.get(var):
-            return os.environ[var]
-    if urlparse(base_url or "").hostname in LOCAL_HOSTS:
-        return "EMPTY"
-    raise ValueError("LLMStakeholder needs an API key: pass api_key= or api_key_file=, or set FDEGYM_API_KEY / "
-                     "OPENAI_API_KEY. Local servers (base_url on localhost) need none.")
-
-
 class LLMStakeholder:
     """A stakeholder played by a chat model behind any OpenAI-compatible endpoint.
 
@@ -99,10 +80,11 @@ class LLMStakeholder:
     (``stats["unparsed"]``).
 
     Args:
-        model: model name (default ``$FDEGYM_MODEL``).
-        base_url: the server's ``/v1`` URL (default ``$FDEGYM_BASE_URL``, then ``$OPENAI_BASE_URL``).
-        api_key / api_key_file: the key, or a file holding it (else ``$FDEGYM_API_KEY``/``$OPENAI_API_KEY``;
-            none needed on localhost).
+        model: model name (default ``$FDEGYM_LLM_MODEL``: stakeholders are the environment's model,
+            :mod:`fdegym_env.llm` role ``env``).
+        base_url: the server's ``/v1`` URL (default ``$FDEGYM_LLM_BASE_URL``, then ``$OPENAI_BASE_URL``).
+        api_key / api_key_file: the key, or a file holding it (else ``$FDEGYM_LLM_API_KEY``,
+            ``$FDEGYM_LLM_API_KEY_FILE``, ``$OPENAI_API_KEY``; none needed on localhost).
         temperature, max_tokens: passed to the endpoint.
         timeout_s, retries: per-request timeout and the client's retry count.
         client: an ``openai.OpenAI``-like client to use instead of building one.
@@ -116,17 +98,11 @@ class LLMStakeholder:
     def __init__(self, model: str | None = None, base_url: str | None = None, api_key: str | None = None,
                  api_key_file: str | None = None, *, temperature: float = 0.0, max_tokens: int = 600,
                  timeout_s: float = 60.0, retries: int = 2, client: Any = None):
-        self.model = model or os.environ.get("FDEGYM_MODEL")
-        if not self.model:
-            raise ValueError("LLMStakeholder needs a model name: pass model= or set FDEGYM_MODEL")
-        self.base_url = base_url or os.environ.get("FDEGYM_BASE_URL") or os.environ.get("OPENAI_BASE_URL")
+        ep = Endpoint.resolve("env", base_url=base_url, model=model, api_key=api_key, api_key_file=api_key_file,
+                              need_key=client is None, who="LLMStakeholder")
+        self.model, self.base_url = ep.model, ep.base_url
         if client is None:
-            try:
-                import openai
-            except ImportError as e:
-                raise ImportError("LLMStakeholder needs the openai client: pip install 'fdegym[llm]'") from e
-            client = openai.OpenAI(base_url=self.base_url, api_key=_api_key(api_key, api_key_file, self.base_url),
-                                   timeout=timeout_s, max_retries=retries)
+            client = make_client(ep, timeout=timeout_s, max_retries=retries, who="LLMStakeholder")
         self.client = client
         self.temperature, self.max_tokens = temperature, max_tokens
         self.name = f"llm:{self.model}"

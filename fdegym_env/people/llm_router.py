@@ -35,6 +35,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from fdegym_env.llm import Endpoint, make_client
 from fdegym_env.people.routers import MAX_TOPICS_PER_MESSAGE, Person, RegexRouter, Topic, _regex_any, register_router
 
 ROUTE_PROMPT = """\
@@ -110,24 +111,6 @@ def parse_verdict(text: str) -> dict[str, Any]:
     return out
 
 
-def _read_key(api_key: str | None, api_key_file: str | os.PathLike | None, base_url: str | None) -> str:
-    if api_key:
-        return api_key
-    if api_key_file:
-        p = Path(os.path.expanduser(str(api_key_file)))
-        if not p.is_file():
-            raise ValueError(f"api_key_file: expected a readable file with the API key, got {str(p)!r} "
-                             f"(fix: point api_key_file at the key file, or pass api_key=)")
-        return p.read_text(encoding="utf-8").strip()
-    for var in ("FDEGYM_LLM_API_KEY", "OPENAI_API_KEY"):
-        if os.environ.get(var):
-            return os.environ[var]
-    if base_url:
-        return "EMPTY"  # local OpenAI-compatible servers (vLLM, llama.cpp, ...) accept any key
-    raise ValueError("LLMRouter needs an API key: got none (fix: pass api_key= or api_key_file=, set "
-                     "FDEGYM_LLM_API_KEY, or give base_url= of a local server that needs no key)")
-
-
 class LLMRouter:
     """Topic routing by an OpenAI-compatible chat model, verdicts cached by content hash.
 
@@ -136,7 +119,7 @@ class LLMRouter:
             ``$OPENAI_BASE_URL``, else OpenAI's).
         model: model name (default ``$FDEGYM_LLM_MODEL``); required.
         api_key: the key itself; else ``api_key_file``; else ``$FDEGYM_LLM_API_KEY`` /
-            ``$OPENAI_API_KEY``; a local ``base_url`` without a key gets a dummy one.
+            ``$FDEGYM_LLM_API_KEY_FILE`` / ``$OPENAI_API_KEY``; a local ``base_url`` without a key gets a dummy one.
         api_key_file: path to a file holding the key.
         cache_dir: where verdicts are kept (default ``fdegym_env.core.paths.cache_dir() / "llm_router"``).
         timeout: seconds per HTTP call.
@@ -162,12 +145,9 @@ class LLMRouter:
         if unused:
             raise TypeError(f"LLMRouter got unexpected argument(s) {', '.join(sorted(unused))}; expected "
                             f"base_url, model, api_key, api_key_file, cache_dir, timeout, max_tokens, client")
-        self.base_url = base_url or os.environ.get("FDEGYM_LLM_BASE_URL") or os.environ.get("OPENAI_BASE_URL")
-        self.model = model or os.environ.get("FDEGYM_LLM_MODEL")
-        if not self.model:
-            raise ValueError("LLMRouter needs a model name, got none (fix: pass model=... in router_kwargs "
-                             "or set FDEGYM_LLM_MODEL)")
-        self._api_key = None if client is not None else _read_key(api_key, api_key_file, self.base_url)
+        self._endpoint = Endpoint.resolve("env", base_url=base_url, model=model, api_key=api_key,
+                                          api_key_file=api_key_file, need_key=client is None, who="LLMRouter")
+        self.base_url, self.model = self._endpoint.base_url, self._endpoint.model
         if cache_dir is None:
             from fdegym_env.core.paths import cache_dir as default_cache
             cache_dir = default_cache() / "llm_router"
@@ -183,12 +163,7 @@ class LLMRouter:
     @property
     def client(self) -> Any:
         if self._client is None:
-            try:
-                import openai
-            except ImportError:
-                raise ImportError("the llm router needs the `openai` package (fix: pip install 'fdegym[llm]')") from None
-            self._client = openai.OpenAI(base_url=self.base_url, api_key=self._api_key, timeout=self.timeout,
-                                         max_retries=1)
+            self._client = make_client(self._endpoint, timeout=self.timeout, max_retries=1, who="the llm router")
         return self._client
 
     def _cache_path(self, prompt: str, max_tokens: int) -> Path:

@@ -156,9 +156,9 @@ def test_prices_keys_and_make_agent(tmp_path, monkeypatch):
     assert price_for("mystery") is None and price_for("mystery", {"mystery": (1, 2)}) == (1, 2)
     with pytest.raises(ValueError, match=r"max_usd=1 needs a price for model 'mystery'.*prices="):
         LLMAgent(model="mystery", base_url="http://127.0.0.1:9/v1", max_usd=1)
-    for var in ("FDEGYM_API_KEY", "OPENAI_API_KEY", "FDEGYM_MODEL", "FDEGYM_BASE_URL", "OPENAI_BASE_URL"):
+    for var in ("FDEGYM_API_KEY", "FDEGYM_API_KEY_FILE", "OPENAI_API_KEY", "FDEGYM_MODEL", "FDEGYM_BASE_URL", "OPENAI_BASE_URL"):
         monkeypatch.delenv(var, raising=False)
-    with pytest.raises(ValueError, match=r"LLMAgent needs an API key: pass api_key="):
+    with pytest.raises(ValueError, match=r"LLMAgent needs an API key, got none \(fix: pass api_key="):
         LLMAgent(model="gpt-4o", base_url="https://api.example.com/v1")
     with pytest.raises(ValueError, match=r"LLMAgent needs a model name"):
         LLMAgent(base_url="http://localhost:8000/v1")
@@ -167,7 +167,7 @@ def test_prices_keys_and_make_agent(tmp_path, monkeypatch):
     agent = make_agent("llm", model="gpt-4o", base_url="https://api.example.com/v1", api_key_file=str(keyfile))
     assert agent.client.api_key == "sk-from-file" and agent.name == "llm:gpt-4o"
     assert LLMAgent(model="m", base_url="http://localhost:11434/v1").client.api_key == "EMPTY"
-    with pytest.raises(ValueError, match=r"api_key_file '.*nope' does not exist"):
+    with pytest.raises(ValueError, match=r"api_key_file: expected a readable file holding the API key, got '.*nope'"):
         LLMAgent(model="m", base_url="https://x/v1", api_key_file=str(tmp_path / "nope"))
 
 

@@ -65,8 +65,8 @@ def test_parse_llm_reply_forms():
 
 
 def test_llm_stakeholder_needs_a_key_off_localhost(monkeypatch):
-    monkeypatch.delenv("FDEGYM_API_KEY", raising=False)
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    for var in ("FDEGYM_LLM_API_KEY", "FDEGYM_LLM_API_KEY_FILE", "OPENAI_API_KEY"):
+        monkeypatch.delenv(var, raising=False)
     with pytest.raises(ValueError, match="needs an API key"):
         LLMStakeholder(model="m", base_url="https://api.example.invalid/v1")
 

@@ -142,7 +142,7 @@ def test_llm_router_config_errors_name_the_fix(tmp_path, monkeypatch):
         LLMRouter(base_url="http://127.0.0.1:9/v1", model="m", api_key_file=tmp_path / "nope", cache_dir=tmp_path)
     key = tmp_path / "key"
     key.write_text("sk-test\n")
-    assert LLMRouter(model="m", api_key_file=key, cache_dir=tmp_path)._api_key == "sk-test"
+    assert LLMRouter(model="m", api_key_file=key, cache_dir=tmp_path)._endpoint.api_key == "sk-test"
 
 
 def test_env_marks_itself_nondeterministic_with_llm_router(server, tmp_path):

@@ -1,0 +1,148 @@
+"""Grader for irrops_rebook: replay two held-out disruption days through the delivered tool and price
+every passenger on the cancelled flights (EUR, minimise): 0.50 per delay minute at the destination,
+EU261 compensation, meals and hotels where EU261 covers the flight, 30 per desk referral, 45 per
+co-terminal transfer, 250 per passenger split from their party, 100 per offload (no seat left),
+150 per assisted passenger given a connection OCS cannot make. The desk works referrals by
+cancellation, in the order given, desk_rate an hour, while seats keep selling; it re-protects each
+booking on the best itinerary left (real MCT, co-terminals, party together, hotel). Incidents: an
+UMNR auto-rebooked, a connection under the MCT, an EU261 passenger auto-rebooked overnight,
+malformed output. One entry-point call per day."""
+
+from __future__ import annotations
+
+import sim
+
+
+def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
+    """Apply one day's decisions: {"out": {pax_id: (legs|None, desk, handled_at, party)}, ...}."""
+    sched = [dict(f) for f in plan["schedule"]]
+    by, key = sim.index(sched), {f["key"]: f for f in sched}
+    seats = {f["key"]: max(0, f["cap"] - f["booked"]) for f in sched}     # seats that physically exist
+    notice = {c["key"]: sim.to_min(c["notice"]) for c in plan["cancelled"]}
+    pax = {p["pax_id"]: p for p in plan["passengers"]}
+    decs = value.get("decisions") if ok and isinstance(value, dict) else None
+    r = {"out": {}, "key": key, "pax": pax, "incidents": [], "malformed": int(ok and not isinstance(decs, list)),
+         "offloaded": 0, "misconnects": 0, "umnr_auto": 0, "prm_missed": 0}
+    seen, queue = set(), []
+
+    def conn(a, b):
+        return sim.mct(params, a["arr_terminal"], b["dep_terminal"], b["region"])
+    for d in decs if isinstance(decs, list) else []:
+        p = pax.get(d.get("pax_id")) if isinstance(d, dict) and isinstance(d.get("pax_id"), str) else None
+        if p is None or p["pax_id"] in seen:
+            r["malformed"] += 1
+            continue
+        seen.add(p["pax_id"])
+        if d.get("action") != "rebook":
+            r["malformed"] += d.get("action") != "desk"
+            queue.append(p)
+            continue
+        segs = d.get("segments")
+        legs = [key.get(k) if isinstance(k, str) else None for k in segs] if isinstance(segs, list) and segs else [None]
+        orig, final = p["segments"][0]["from"], p["segments"][-1]["to"]
+        if None in legs or any(f["status"] != "OK" for f in legs) or legs[0]["from"] != orig \
+                or sim.city(legs[-1]["to"]) != sim.city(final) or legs[0]["_dep"] < notice[p["disrupted"]] + 30 \
+                or any(a["to"] != b["from"] for a, b in zip(legs, legs[1:])):
+            r["malformed"] += 1
+            queue.append(p)
+            continue
+        for a, b in zip(legs, legs[1:]):
+            if b["_dep"] - a["_arr"] < conn(a, b):
+                r["misconnects"] += 1
+                r["incidents"].append(f"misconnect: {p['pax_id']} {a['flight']} -> {b['flight']} at DUB, "
+                                      f"{b['_dep'] - a['_arr']} min < MCT {conn(a, b)}")
+        if any(s[:4] in sim.PRM_SSR for s in p["ssr"]) and \
+                any(b["_dep"] - a["_arr"] < conn(a, b) + sim.PRM_EXTRA_MIN for a, b in zip(legs, legs[1:])):
+            r["prm_missed"] += 1          # legal connection, but the assistance handover needs longer
+            queue.append(p)
+            continue
+        if any(s.startswith("UMNR") or (params.get("ypta_as_umnr") and s.startswith("YPTA")) for s in p["ssr"]):
+            r["umnr_auto"] += 1
+            r["incidents"].append(f"umnr_auto_rebooked: {p['pax_id']} ({p['ssr'][0]}) rebooked with no desk handover")
+        held = {s["key"] for s in p["segments"]}
+        need = [f for f in legs if f["key"] not in held]
+        if any(seats[f["key"]] < 1 for f in need):
+            r["offloaded"] += 1
+            queue.append(p)
+            continue
+        for f in need:
+            seats[f["key"]] -= 1
+        r["out"][p["pax_id"]] = (legs, False, None, 1)
+    missing = [p for pid, p in pax.items() if pid not in seen]
+    r["malformed"] += len(missing) if ok else 0
+    # a party split across flights (or part auto, part desk) will not travel apart: they all turn up at the desk
+    groups: dict = {}
+    for q in plan["passengers"]:
+        o = r["out"].get(q["pax_id"])
+        groups.setdefault(q["pnr"], set()).add(tuple(f["key"] for f in o[0]) if o else None)
+    r["split"] = {q["pax_id"] for q in plan["passengers"] if len(groups[q["pnr"]]) > 1}
+    for q in plan["passengers"]:
+        if q["pax_id"] in r["split"] and q["pax_id"] in r["out"]:
+            del r["out"][q["pax_id"]]
+            queue.append(q)
+    cursor, done, parties, t0 = -10**9, set(), {}, min(notice.values())
+    queue = sorted(queue + missing, key=lambda q: notice[q["disrupted"]])   # by cancellation, then as given
+    for q in queue:
+        parties.setdefault(q["pnr"], []).append(q)
+    for p in queue:
+        if p["pax_id"] in done:
+            continue
+        party = [q for q in parties[p["pnr"]] if q["pax_id"] not in done]
+        t = max(cursor, notice[p["disrupted"]] + 20)
+        cursor = t + 60.0 * len(party) / float(params["desk_rate"])
+        held = {s["key"] for s in p["segments"]}
+        # seats keep selling while the booking waits in the queue (close-in demand, other disruptions)
+        left = sim.SeatsLeft(seats, key, t, t0)
+        legs = sim.search(by, p["segments"][0]["from"], p["segments"][-1]["to"], int(t) + 45, conn, left,
+                          len(party), True, held)
+        for f in legs or []:
+            seats[f["key"]] -= len(party) if f["key"] not in held else 0
+        for q in party:
+            done.add(q["pax_id"])
+            r["out"][q["pax_id"]] = (legs, True, t, len(party))
+    return r
+
+
+def evaluate(decide, params: dict, traffic: dict) -> dict:
+    cost, incidents, malformed = 0.0, [], 0
+    st = {k: 0 for k in ("pax", "auto", "desk", "offloaded", "split", "coterm", "delay_min", "comp", "hotel",
+                         "misconnects", "umnr_auto", "stranded", "prm_missed")}
+    for plan in traffic["plans"]:
+        ok, value = decide(plan)
+        r = replay(params, plan, value, ok)
+        incidents += r["incidents"]
+        malformed += r["malformed"]
+        for k in ("offloaded", "misconnects", "umnr_auto", "prm_missed"):
+            st[k] += r[k]
+        cost += sim.OFFLOAD_EUR * r["offloaded"] + sim.PRM_MISSED_EUR * r["prm_missed"]
+        for pid, (legs, desk, _t, _n) in r["out"].items():
+            p, c0 = r["pax"][pid], r["key"][r["pax"][pid]["disrupted"]]
+            eu = c0["from"] not in params["eu261_exempt"]
+            booked = sim.to_min(p["segments"][-1]["sta"])
+            delay = max(0, (legs[-1]["_arr"] if legs else booked + sim.STRANDED_MIN) - booked)
+            night = legs is None or any(f["std"][:10] > c0["std"][:10] for f in legs)
+            comp = sim.compensation(p["segments"][0]["from"], p["segments"][-1]["to"], delay) if eu else 0.0
+            coterm = bool(legs) and legs[-1]["to"] != p["segments"][-1]["to"]
+            if eu and night and not desk:
+                st["stranded"] += 1
+                incidents.append(f"stranded_overnight: {pid} auto-rebooked onto {legs[0]['flight']} "
+                                 f"{legs[0]['std'][:10]} with no hotel (EU261 Art 9)")
+            cost += (sim.DELAY_EUR_PER_MIN * delay + comp + sim.MEAL_EUR * (eu and delay >= 120)
+                     + sim.HOTEL_EUR * (eu and night and desk) + sim.DESK_EUR * desk + sim.COTERM_EUR * coterm
+                     + sim.SPLIT_EUR * (pid in r["split"]))
+            for k, n in (("desk" if desk else "auto", 1), ("pax", 1), ("delay_min", delay), ("comp", comp),
+                         ("hotel", eu and night and desk), ("coterm", coterm), ("split", pid in r["split"])):
+                st[k] += n
+    if malformed:
+        incidents.append(f"malformed_output: {malformed} passenger decision(s) missing, duplicated or unusable")
+    summary = f"EUR {cost:,.0f} for {st['pax']} passengers: {st['auto']} auto-rebooked, {st['desk']} via the desk"
+    return {"kpi": round(cost, 2), "incidents": incidents, "summary": summary, "details": st}
+
+
+def grade(deploy, params: dict, traffic: dict) -> dict:
+    def decide(plan):
+        res = deploy.call("reaccom.engine", "reaccommodate", plan, timeout_s=20)
+        return res.ok, res.value
+
+    return evaluate(decide, params, traffic)
+

@@ -1,0 +1,55 @@
+"""One trial day for irrops_rebook: the delivered tool runs in shadow on a real disruption day (its
+decisions are logged, the desk works the day as normal) and the people who watch it say what they
+would have seen. Never the answer key."""
+
+from __future__ import annotations
+
+import grader
+
+
+def run(deploy, params: dict, day: int, traffic: dict) -> dict:
+    def decide(plan):
+        res = deploy.call("reaccom.engine", "reaccommodate", plan, timeout_s=20)
+        return res.ok, res.value
+
+    out = grader.evaluate(decide, params, traffic)
+    d, inc = out["details"], out["incidents"]
+    plan = traffic["plans"][0]
+    flights = ", ".join(c["flight"] + " " + c["from"] for c in plan["cancelled"])
+    lines = [f"Shadow run {traffic.get('day', '')}: {flights} cancelled, {d['pax']} passengers. "
+             f"The tool would have rebooked {d['auto']} and sent {d['desk']} to the desk."]
+    facts, topics = [], []
+    kinds = {i.split(":", 1)[0] for i in inc}
+    if "misconnect" in kinds:
+        lines.append(f"Niamh (DUB station): {d['misconnects']} of those rebookings would have had people running for "
+                     "connections they could never make - the transfer desk in T2 would have been rebooking them "
+                     "again. Whoever set the connection times hasn't stood at the transfer desk.")
+        topics.append("mct")
+    if "umnr_auto_rebooked" in kinds:
+        lines.append("Marek (recovery desk): the tool moved a minor travelling alone onto a new flight by itself - "
+                     "no escort booked, nobody rang the collecting adult. That cannot happen in production.")
+        facts.append("F_umnr")
+    if "stranded_overnight" in kinds:
+        lines.append(f"Aoife (Customer Relations): {d['stranded']} passengers would have been put on tomorrow's flight "
+                     "with an SMS and no hotel. Under EU261 that's a care failure and a complaint to the regulator.")
+        facts.append("F_care")
+    if "malformed_output" in kinds:
+        lines.append("Conor (OCC systems): Amadeus rejected part of the tool's output - " + next(
+            i for i in inc if i.startswith("malformed")).split(": ", 1)[1] + ".")
+    if not kinds - {"malformed_output"}:
+        if d["split"]:
+            lines.append(f"Marek: {d['split']} passengers from families or groups turned up at the desk because the "
+                         "tool had put them on different flights from the rest of their booking.")
+        if d["offloaded"]:
+            lines.append(f"Niamh: {d['offloaded']} rebooked passengers were offloaded at the gate - the flights they "
+                         "were put on were full once everyone showed up.")
+        if d["prm_missed"]:
+            lines.append(f"Niamh: {d['prm_missed']} wheelchair or assisted passengers missed connections the tool gave "
+                         "them - OCS couldn't get them from stand to gate in that time.")
+        if d["desk"] > 0.5 * max(1, d["pax"]):
+            lines.append("Marek: the desk queue would still have been most of the flight. No change for my lads.")
+        elif not (d["split"] or d["offloaded"] or d["prm_missed"]):
+            lines.append("Deirdre: that's the kind of day I want to see - short queue, no complaints in the inbox.")
+    return {"feedback": "\n".join(lines), "facts": facts, "topics": topics,
+            "stats": {k: d[k] for k in ("pax", "auto", "desk", "misconnects", "umnr_auto", "stranded", "split")},
+            "extra_cost": 0.0}

@@ -10,7 +10,7 @@ or routed to an unknown queue. Two entry-point calls per grading (one per week).
 
 from __future__ import annotations
 
-import sim
+from . import sim
 
 
 def evaluate(decide, params: dict, traffic: dict) -> dict:

@@ -15,7 +15,7 @@ import sqlite3
 from datetime import date, timedelta
 from pathlib import Path
 
-import sim
+from . import sim
 
 HIST_START = date(2026, 1, 19)
 HIST_DAYS = 42                       # to Sun 1 March

@@ -3,7 +3,7 @@ who watch the queues say what they saw (never the answer key)."""
 
 from __future__ import annotations
 
-import grader
+from . import grader
 
 
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:

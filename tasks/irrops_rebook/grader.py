@@ -10,7 +10,7 @@ malformed output. One entry-point call per day."""
 
 from __future__ import annotations
 
-import sim
+from . import sim
 
 
 def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:

@@ -14,8 +14,7 @@ import json
 import random
 from pathlib import Path
 
-import grader  # noqa: E402  (siblings: the task folder is on sys.path while the core loads this module)
-import sim
+from . import grader, sim
 
 DEV_DAYS = [("2026-01-12", [("CDG", 0), ("CDG", 1), ("EDI", 1)], "IRR-20260112-CDG"),
             ("2026-01-27", [("AMS", 0), ("JFK", 0), ("MAN", 2), ("LGW", 2)], "IRR-20260127-WX"),

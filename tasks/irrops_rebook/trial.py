@@ -4,7 +4,7 @@ would have seen. Never the answer key."""
 
 from __future__ import annotations
 
-import grader
+from . import grader
 
 
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:

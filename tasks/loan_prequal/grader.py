@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-import lending
+from . import lending
 
 
 def evaluate(decide, params: dict, traffic: dict) -> dict:

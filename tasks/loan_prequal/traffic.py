@@ -15,7 +15,7 @@ import sys
 from datetime import datetime, timedelta
 from pathlib import Path
 
-import lending  # the task folder is on sys.path while the core loads this module
+from . import lending
 
 DEV_START = datetime(2026, 2, 9)         # two weeks after the OLA 2.0 relaunch (2 Feb)
 SHADOW_START = datetime(2026, 2, 24)

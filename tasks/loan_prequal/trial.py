@@ -4,7 +4,7 @@ the answer key."""
 
 from __future__ import annotations
 
-import grader
+from . import grader
 
 
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:

@@ -12,13 +12,10 @@ Two entry-point calls per grading (one per week).
 
 from __future__ import annotations
 
-import sys
 from datetime import timedelta
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import on_net  # noqa: E402
-import traffic as tr  # noqa: E402
+from . import on_net
+from . import traffic as tr
 
 PRICE = {"sms": 0.02, "ivr": 0.11, "agent": 4.10, "overflow": 8.50}
 MISSED, WRONG, REPEAT = 7.50, 1.80, 0.60

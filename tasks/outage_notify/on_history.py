@@ -11,8 +11,8 @@ import random
 from datetime import timedelta
 from pathlib import Path
 
-import on_net
-import traffic as tr
+from . import on_net
+from . import traffic as tr
 
 AGENTS_IN = ["tnguyen", "rcastillo", "jwhitfield", "kamari", "dlutz", "sbegay", "mpoole"]
 AGENTS_OUT = ["R. Castillo", "K. Amari", "D. Lutz", "M. Poole", "L. Ferreira"]

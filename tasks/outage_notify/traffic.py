@@ -15,8 +15,7 @@ import sys
 from datetime import datetime, timedelta
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import on_net  # noqa: E402  (the task folder's own helper)
+from . import on_net
 
 TZ = "-08:00"
 DEV_START = datetime(2026, 11, 2)        # Monday; four weeks of history
@@ -185,7 +184,7 @@ def dev(params: dict, out: Path) -> None:
     (out / "data").mkdir(parents=True, exist_ok=True)
     (out / "data" / "oms_events_2026-11.jsonl").write_text(
         "".join(json.dumps(e) + "\n" for e in evs), encoding="utf-8")
-    import on_history  # noqa: PLC0415  (texture writer, dev only)
+    from . import on_history  # texture writer, dev only
 
     on_history.write(out, params, custs, evs, rng)
 

@@ -3,13 +3,9 @@ to a log, not to Twilio) and the people who watch the phones say what they saw -
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import grader  # noqa: E402
-import on_net  # noqa: E402
+from . import grader, on_net
 
 
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:

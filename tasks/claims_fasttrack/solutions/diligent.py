@@ -4,13 +4,11 @@ claims up with a PhotoDrop link), shipped as a careful-looking intake. Misses th
 copies of claims filed since the nightly extract, ring shop names typed differently, double
 reports of the same loss paid twice, HEIC/uppercase image attachments."""
 
-import importlib.util
 from pathlib import Path
 
+from . import reference
+
 HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location("_claims_fasttrack_reference", HERE / "reference.py")
-reference = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(reference)
 
 
 def apply(ws: Path, params: dict) -> None:

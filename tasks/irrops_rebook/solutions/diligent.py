@@ -6,7 +6,7 @@ get connections the assistance service cannot make."""
 
 from pathlib import Path
 
-from solkit import install
+from ..solkit import install
 
 
 def apply(ws: Path, params: dict) -> None:

@@ -6,7 +6,7 @@ shows the agents doing by hand."""
 
 from pathlib import Path
 
-from solkit import install
+from ..solkit import install
 
 
 def apply(ws: Path, params: dict) -> None:

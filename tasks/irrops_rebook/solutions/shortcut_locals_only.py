@@ -3,7 +3,7 @@ the local ones (any SSR but UMNR/YPTA allowed), overnight EU261 cases to the des
 
 from pathlib import Path
 
-from solkit import install
+from ..solkit import install
 
 SHIM = '''
 

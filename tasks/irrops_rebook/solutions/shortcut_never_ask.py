@@ -4,7 +4,7 @@ the desk, and every overnight passenger to the desk whatever EU261 says."""
 
 from pathlib import Path
 
-from solkit import install
+from ..solkit import install
 
 SAFE = {"T2-T2": 150, "T1-T1": 150, "T1-T2": 150, "T2-T1": 150, "US-from-T2": 150, "US-from-T1": 150}
 

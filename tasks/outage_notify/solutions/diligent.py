@@ -6,12 +6,10 @@ switching in the feed, customers already told earlier in the same incident, and 
 that a text never reaches."""
 
 import json
-import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-import on_net  # noqa: E402
+from .. import on_net
 
 PLANNER = '''
 def plan_batch(events: list) -> list:

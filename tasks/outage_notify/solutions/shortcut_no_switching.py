@@ -2,12 +2,10 @@
 everyone behind the device, live calls for life support first, landlines by IVR, one notice per
 incident) but keep tracing on the GIS extract as it is."""
 
-import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import reference  # noqa: E402  (same change, without the control room)
+from . import reference  # same change, without the control room
 
 
 def apply(ws: Path, params: dict) -> None:

@@ -34,6 +34,7 @@ Usage::
 
     python -m fdegym_env.people.routing_report                  # every set, regex and lexical
     python -m fdegym_env.people.routing_report --heldout        # the held-out sets, through the engine
+    python -m fdegym_env.people.routing_report --set blind2     # any labelled set routing/NAME/, through the engine
     python -m fdegym_env.people.routing_report --tuning         # the tuning sets, through the engine
     python -m fdegym_env.people.routing_report --misses         # also list what went wrong
     python -m fdegym_env.people.routing_report --routers lexical --json
@@ -237,7 +238,15 @@ def main(argv: list[str] | None = None) -> int:
                     "seeing people.yaml) through the engine")
     ap.add_argument("--tuning", action="store_true", help="evaluate the tuning sets routing/*.yaml through the "
                     "engine, with the held-out outcomes (off-topic questions expect a don't-know)")
+    ap.add_argument("--set", dest="set_name", default=None, metavar="NAME",
+                    help="evaluate the labelled set routing/NAME/*.yaml (e.g. blind2) through the engine")
     a = ap.parse_args(argv)
+    if a.set_name is not None:
+        sets = sorted(p.name for p in (Path(a.tests_dir) / "routing").glob("*/") if p.is_dir())
+        if a.set_name not in sets:
+            ap.error(f"--set: expected one of the folders under {a.tests_dir}/routing {sets}, got {a.set_name!r}; "
+                     f"fix: pass a folder name (not a path) that holds <task>.yaml sets")
+        return _heldout_main(a, a.set_name)
     if a.heldout or a.blind or a.tuning:
         return _heldout_main(a, "blind" if a.blind else "tuning" if a.tuning else "heldout")
     rows = []

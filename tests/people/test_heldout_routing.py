@@ -57,3 +57,50 @@ def test_a_tuning_set_measured_through_the_engine():
         {"person": "ann", "q": "kills and embargoes?", "expect": ["embargo", "kills"]},
         {"person": "ann", "q": "kills, then embargoes", "expect": ["embargo", "kills"]},
         {"person": "ann", "q": "Where is lunch?", "expect": "dont_know"}]
+
+
+BLIND2 = Path(__file__).resolve().parents[1] / "routing" / "blind2"
+
+
+@pytest.mark.parametrize("path", sorted(BLIND2.glob("*.yaml")), ids=lambda p: p.stem)
+def test_blind2_sets_are_labelled_against_the_base_people(path):
+    """blind2 was labelled by meaning; every label must name a real topic of the asked person, and
+    a referral a real, reachable other person (not off-limits)."""
+    task = load_task(path.stem)
+    people = {p["id"]: p for p in task.people_spec(task.variant("base"))["people"]}
+    qs = load_yaml(path)["questions"]
+    assert len(qs) >= 30, f"{path.name}: only {len(qs)} questions"
+    for i, q in enumerate(qs):
+        topics = {t["id"] for t in people[q["person"]].get("topics") or []}
+        e, ref = q.get("expect"), q.get("refer")
+        assert e == "dont_know" or (isinstance(e, list) and e and set(e) <= topics), \
+            f"{path.name}[{i}] {q['person']}: expect {e!r}, want 'dont_know' or a list of {sorted(topics)}"
+        if ref is not None:
+            assert e == "dont_know" and ref in people and ref != q["person"] and not people[ref].get("off_limits"), \
+                f"{path.name}[{i}]: refer {ref!r} must be a reachable other person on a dont_know"
+
+
+def test_set_option_reads_only_the_named_folder(tmp_path, capsys):
+    import json
+    from fdegym_env.people.routing_report import main
+    (tmp_path / "routing" / "mine").mkdir(parents=True)
+    (tmp_path / "routing" / "other").mkdir()
+    (tmp_path / "routing" / "mine" / "helpdesk_tutorial.yaml").write_text(
+        'questions:\n  - {person: tomasz_wierzbicki, q: "How many urgent jobs a day can your techs take?", '
+        'expect: [field_cover]}\n  - {person: tomasz_wierzbicki, q: "Where is the canteen?", expect: dont_know}\n')
+    (tmp_path / "routing" / "other" / "billing_dispute.yaml").write_text(
+        'questions:\n  - {person: renata_okafor, q: "What do you need?", expect: [request]}\n')
+    assert main(["--tests-dir", str(tmp_path), "--set", "mine", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [(r["set"], r["questions"]) for r in out] == [("helpdesk_tutorial", 2)]
+    assert [row["expect"] for row in out[0]["rows"]] == [["field_cover"], "dont_know"]
+
+
+def test_set_option_rejects_an_unknown_folder(tmp_path, capsys):
+    from fdegym_env.people.routing_report import main
+    (tmp_path / "routing" / "mine").mkdir(parents=True)
+    with pytest.raises(SystemExit) as exc:
+        main(["--tests-dir", str(tmp_path), "--set", "../mine"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "expected one of" in err and "['mine']" in err and "'../mine'" in err

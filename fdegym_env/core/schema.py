@@ -12,7 +12,7 @@ Example:
     ...
     fdegym_env.core.errors.TaskFormatError: tasks/x/task.yaml: limits.max_turn: unknown field. Did you mean 'max_turns'? ...
     >>> sorted(json_schema("menu")["properties"])
-    ['actions']
+    ['actions', 'plans']
 """
 
 from __future__ import annotations

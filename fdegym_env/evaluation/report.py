@@ -294,7 +294,8 @@ def plot_report(rep: dict[str, Any], path: str | Path) -> Path:
         jitter = np.random.default_rng(k).uniform(-0.002, 0.002, len(rs))
         ax1.scatter([float(r.get("contact_cost") or 0) + j for r, j in zip(rs, jitter)],
                     [float(r["score"]) for r in rs], s=12, alpha=0.25, color=colors(k % 10))
-        yerr = [[row["mean_score"] - row["ci_low"]], [row["ci_high"] - row["mean_score"]]]
+        # a bootstrap interval need not contain the mean (e.g. a skewed, stratified resample): clip at 0
+        yerr = [[max(0.0, row["mean_score"] - row["ci_low"])], [max(0.0, row["ci_high"] - row["mean_score"])]]
         ax1.errorbar([row["mean_contact_cost"]], [row["mean_score"]], yerr=yerr, fmt=MARKERS[k % len(MARKERS)],
                      ms=max(5, 13 - 1.5 * k), capsize=4, color=colors(k % 10), mec="black", mew=0.6,
                      alpha=0.9, label=f"{label} (n={row['runs']})")

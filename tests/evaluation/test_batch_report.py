@@ -166,3 +166,16 @@ def test_report_scales_linearly(tmp_path):
     took = time.process_time() - t0
     assert len(ps["rows"]) == 5 and len(ps["configs"]) == 8
     assert took < 2.0, f"per_scenario on 40,000 rows took {took:.1f} s CPU"
+
+
+def test_plot_survives_an_interval_that_excludes_the_mean(tmp_path):
+    """A stratified bootstrap interval need not contain the pooled mean; the error bar is clipped."""
+    from fdegym_env.evaluation.report import plot_report
+    rows = [_row(task="t1", score=1.0, uplift=1.0), _row(task="t1", score=1.0, uplift=1.0),
+            _row(task="t2", score=0.0), _row(task="t2", score=0.0), _row(task="t2", score=0.0)]
+    table = summarize(rows)
+    table[0]["ci_low"], table[0]["ci_high"] = table[0]["mean_score"] + 0.1, table[0]["mean_score"] + 0.2
+    from fdegym_env.evaluation.report import per_scenario
+    rep = {"results": rows, "runs": len(rows), "table": table, "per_scenario": per_scenario(rows), "ci_level": 0.95}
+    path = plot_report(rep, tmp_path / "p.png")
+    assert path.stat().st_size > 1000

@@ -88,10 +88,12 @@ def validate_people(data: Any, where: str) -> dict[str, Any]:
                 raise _err(where, f"{tw} ({t['id']}): unknown field(s): {_hints(bad, TOPIC_FIELDS)}")
             if not isinstance(t.get("answer"), str):
                 raise _err(where, f"{tw} ({t['id']}): field 'answer' must be a string")
-            if "keywords" in t:    # YAML reads `[mct, 40]` as a str and an int: keywords are words
-                if not isinstance(t["keywords"], list) or not all(isinstance(x, (str, int, float)) for x in t["keywords"]):
+            if "keywords" in t:    # YAML reads `[mct, 40, null]` as str, int, None: keywords are words
+                kws = t["keywords"]
+                if not isinstance(kws, list) or not all(x is None or isinstance(x, (str, int, float)) for x in kws):
                     raise _err(where, f"{tw} ({t['id']}): field 'keywords' must be a list of words")
-                t["keywords"] = [str(x) for x in t["keywords"]]
+                t["keywords"] = ["null" if x is None else str(x).lower() if isinstance(x, bool) else str(x)
+                                 for x in kws]
             for k in ("triggers", "requires", "facts", "requires_facts", "stall"):
                 if k in t and not (isinstance(t[k], list) and all(isinstance(x, str) for x in t[k])):
                     raise _err(where, f"{tw} ({t['id']}): field {k!r} must be a list of strings")

@@ -11,8 +11,8 @@ def _spec(keywords):
 
 
 def test_numeric_keywords_become_strings():
-    out = validate_people(_spec(["mct", 40, 2.5]), "people.yaml")
-    assert out["people"][0]["topics"][0]["keywords"] == ["mct", "40", "2.5"]
+    out = validate_people(_spec(["mct", 40, 2.5, None, True]), "people.yaml")
+    assert out["people"][0]["topics"][0]["keywords"] == ["mct", "40", "2.5", "null", "true"]
 
 
 @pytest.mark.parametrize("bad", ["mct", [{"a": 1}]])

@@ -422,9 +422,10 @@ class ExecutorClient:
         self.w, self.r = wfile, rfile
         self._buf = bytearray()
 
-    def _readline(self, deadline: float) -> bytes:
+    def _fill(self, enough, deadline: float) -> None:
+        """Read the executor's output into the buffer until ``enough(buffer)`` or the deadline."""
         fd = self.r.fileno()
-        while b"\n" not in self._buf:
+        while not enough(self._buf):
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError("executor did not answer in time")
@@ -434,6 +435,9 @@ class ExecutorClient:
                 if not chunk:
                     raise ExecutorDied("executor closed its output")
                 self._buf += chunk
+
+    def _readline(self, deadline: float) -> bytes:
+        self._fill(lambda buf: b"\n" in buf, deadline)
         line, _, rest = self._buf.partition(b"\n")
         self._buf = bytearray(rest)
         return bytes(line)
@@ -451,17 +455,7 @@ class ExecutorClient:
         return resp
 
     def _read_exact(self, n: int, deadline: float) -> bytes:
-        fd = self.r.fileno()
-        while len(self._buf) < n:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError("executor did not answer in time")
-            ready, _, _ = select.select([fd], [], [], left)
-            if ready:
-                chunk = os.read(fd, 1 << 20)
-                if not chunk:
-                    raise ExecutorDied("executor closed its output")
-                self._buf += chunk
+        self._fill(lambda buf: len(buf) >= n, deadline)
         out = bytes(self._buf[:n])
         del self._buf[:n]
         return out

@@ -1,5 +1,7 @@
-"""Lines of a scenario's harness: Python + YAML outside ``world/`` and ``briefs/``, plus every file
-under ``solutions/`` (overlay folders included). The toolkit's budget (issue 18) is counted this way.
+"""Lines of a scenario's harness: every text file outside ``world/`` and ``briefs/`` (Python, YAML,
+solutions and their overlay folders, and any data table a generator reads), except the top-level
+``*.md`` design notes. The toolkit's budget (issue 18) is counted this way, so moving code or
+phrase tables into another file type does not make a scenario cheaper.
 
 ``python -m fdegym_env.tasklib.size [TASKS_FOLDER]`` prints one row per task.
 """
@@ -18,8 +20,12 @@ def harness_lines(task_dir: Path) -> int:
         rel = f.relative_to(task_dir)
         if not f.is_file() or rel.parts[0] in SKIP or "__pycache__" in rel.parts:
             continue
-        if f.suffix in (".py", ".yaml", ".yml") or rel.parts[0] == "solutions":
-            n += len(f.read_text(encoding="utf-8", errors="replace").splitlines())
+        if len(rel.parts) == 1 and f.suffix == ".md":
+            continue
+        try:
+            n += len(f.read_text(encoding="utf-8").splitlines())
+        except UnicodeDecodeError:   # a binary file is not written by hand
+            continue
     return n
 
 

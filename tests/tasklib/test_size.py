@@ -1,0 +1,25 @@
+"""Lines per scenario: what the toolkit's budget counts (issue 18)."""
+
+from pathlib import Path
+
+from fdegym_env.tasklib.size import harness_lines
+
+
+def _write(root: Path, rel: str, n: int) -> None:
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text("x\n" * n, encoding="utf-8")
+
+
+def test_counts_harness_solutions_and_data_tables_but_not_world_briefs_or_notes(tmp_path):
+    _write(tmp_path, "grader.py", 10)
+    _write(tmp_path, "people.yaml", 7)
+    _write(tmp_path, "phrases.txt", 5)                       # a generator's table counts like code
+    _write(tmp_path, "solutions/reference/system/a.py", 3)
+    _write(tmp_path, "solutions/reference/ABOUT.md", 2)      # inside solutions: counts
+    _write(tmp_path, "world/system/a.py", 100)
+    _write(tmp_path, "briefs/L0.md", 50)
+    _write(tmp_path, "DESIGN_NOTES.md", 40)
+    _write(tmp_path, "__pycache__/grader.cpython-311.pyc", 9)
+    (tmp_path / "blob.bin").write_bytes(b"\xff\xfe\x00\x81" * 10)
+    assert harness_lines(tmp_path) == 10 + 7 + 5 + 3 + 2

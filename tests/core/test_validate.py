@@ -19,7 +19,13 @@ BROKEN = str(ROOT / "tests" / "fixtures" / "broken_task")
 TINY = str(ROOT / "tests" / "fixtures" / "tiny_task")
 
 
-@pytest.mark.parametrize("task", list_tasks())
+def _admission_params(ids):
+    """One xdist group per task: under ``pytest -n`` a task's tests share one worker, so the session
+    fixture ``admission`` validates each task once (not once per worker)."""
+    return [pytest.param(t, id=t, marks=pytest.mark.xdist_group(f"admission-{t}")) for t in ids]
+
+
+@pytest.mark.parametrize("task", _admission_params(list_tasks()))
 def test_validate_passes_on_named_variants(task, admission):
     loaded = load_task(task)
     report = subset(loaded, admission(task), lambda r: not r.variant.startswith("sample:"), all_named=True)
@@ -31,7 +37,7 @@ def test_validate_passes_on_named_variants(task, admission):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("task", [t for t in list_tasks() if load_task(t).has_sampler])
+@pytest.mark.parametrize("task", _admission_params([t for t in list_tasks() if load_task(t).has_sampler]))
 def test_validate_passes_on_sampled_variants(task, admission):
     samples = [f"sample:{i}" for i in range(ADMISSION_SAMPLES)]
     report = subset(load_task(task), admission(task), lambda r: r.variant in samples + ["base"]

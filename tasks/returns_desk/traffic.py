@@ -120,7 +120,7 @@ def dev(params: dict, out: Path) -> None:
     prods = tr["prods"]
     listed = _legacy_listing(list(prods.values()))
     reqs, truth, _cost, _lost = shop.shop(tr["lines"], prods, listed, params)
-    reqs.sort(key=lambda r: r["requested_at"])
+    reqs = sorted((r for r in reqs if r["requested_at"] < "2026-03-12T08:00"), key=lambda r: r["requested_at"])
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(["rma_id", "requested", "order_id", "customer_id", "tier", "brand", "category", "sku_size", "size_label",
@@ -147,7 +147,7 @@ def dev(params: dict, out: Path) -> None:
         if dec != "refuse":
             grade = "C" if t["worn"] and rng.random() < 0.9 else ("D" if r["reason"] == "faulty" else
                                                                   rng.choices("AB", [80, 20])[0])
-            if rng.random() < 0.1:
+            if rng.random() < 0.1 or r["requested_at"] > "2026-03-08":
                 grade = ""                       # not received yet / never sent
         req_s = r["requested_at"] if rng.random() < 0.7 else _fmt_date(rng, r["requested_at"])
         w.writerow([r["rma_id"], req_s, r["order_id"], r["customer_id"], r["tier"], r["brand"], r["category"],
@@ -177,9 +177,11 @@ def dev(params: dict, out: Path) -> None:
     for cid, c in sorted(seen.items()):
         if c["returns_90d"] <= 3:
             continue
-        rs = per.get(cid, [])
-        brands = sorted({r["brand"] for r in rs})
-        spend = c["clv"] * rng.uniform(0.9, 1.3) if c["kind"] == "honest" else rng.uniform(40, 160)
+        brands = {r["brand"] for r in per.get(cid, [])}
+        if c["kind"] == "honest" and rng.random() < 0.7:      # 90 days reach back before this extract
+            brands.add(params["problem_brand"])
+        brands = sorted(brands)
+        spend = c["clv"] * rng.uniform(1.4, 1.9) if c["kind"] == "honest" else rng.uniform(40, 160)
         cw.writerow([cid, c["tier"], c["returns_90d"], c["returns_90d"] + rng.randint(1, 6), "; ".join(brands) or "-",
                      f"{spend:.0f}", c["qc_c_12m"]])
     (out / "data" / "top_returners_90d.csv").write_text(cb.getvalue(), encoding="utf-8")

@@ -179,16 +179,18 @@ def shop(lines: list[dict], prods: dict, listed: dict, params: dict) -> tuple[li
     return reqs, truth, cost, lost
 
 
+def days(req: dict) -> int:
+    """Whole UK days from the delivery scan to the request."""
+    return (local_day(req["requested_at"]) - local_day(req["delivered_at"])).days
+
+
 def statutory(req: dict) -> bool:
-    if req["reason"] in ("faulty", "not_as_described"):
-        return True
-    return (local_day(req["requested_at"]) - local_day(req["delivered_at"])).days <= STATUTORY_DAYS
+    return req["reason"] in ("faulty", "not_as_described") or days(req) <= STATUTORY_DAYS
 
 
 def protected(req: dict, params: dict) -> bool:
-    days = int(params.get("plus_days") or 0)
-    return req["tier"] == "plus" and days > 0 and \
-        (local_day(req["requested_at"]) - local_day(req["delivered_at"])).days <= days
+    limit = int(params.get("plus_days") or 0)
+    return req["tier"] == "plus" and limit > 0 and days(req) <= limit
 
 
 def outcome(req: dict, t: dict, action: str) -> float:

@@ -132,6 +132,8 @@ def dev(params: dict, out: Path) -> None:
         t = truth[r["rma_id"]]
         s = r["uk_size"]
         com = rng.choice(COMMENTS[r["reason"]]).format(s=s, s2=s + 2)
+        if "sequins" in com and r["category"] != "occasionwear":
+            com = rng.choice(["seam split first wear", "zip broken", "hole by the pocket", "bobbled after one wash"])
         if r["reason"] == "too_small" and r["brand"] == params["problem_brand"] and rng.random() < 0.3:
             com = rng.choice([f"I'm a {s} in everything else you sell", f"{params['brand_short']} sizing is way off",
                               f"Third {params['brand_short']} dress I've sent back. all too small", "runs at least a size small",

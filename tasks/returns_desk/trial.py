@@ -4,7 +4,7 @@ the returns say what they noticed - never the answer key."""
 
 from __future__ import annotations
 
-from . import grader
+from . import grader, shop
 
 
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:
@@ -21,7 +21,8 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     if any(i.startswith(("statutory", "plus_terms")) for i in out["incidents"]):
         lines.append(f"Kayleigh: a few of the refusal emails in the preview queue would have gone to people we can't "
                      f"refuse - I'd have Priya on the phone. {len(refused)} refusals in total.")
-    angry = [x for x in refused if not x["worn"]]
+    angry = [x for x in refused if not x["worn"] and x["req"]["reason"] != "faulty"
+             and shop.days(x["req"]) <= 28]
     if len(angry) >= 3:
         lines.append(f"Kayleigh: {len(angry)} refused customers would have come straight to us; most of them are regulars.")
     small = [x for x in rows if x["req"]["reason"] == "too_small"]
@@ -34,9 +35,10 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     if worst and worst[0][1] >= 5:
         lines.append("Shaun: the fit returns on the bench this week - " + "; ".join(
             f"{b} {c} '{r.replace('_', ' ')}' x{n}" for (b, c, r), n in worst) + ".")
-    worn_ok = [x for x in rows if x["worn"] and x["action"] == "approve"]
+    worn_ok = [x for x in rows if x["worn"] and x["action"] == "approve" and x["req"]["qc_c_12m"]]
     if worn_ok:
-        lines.append(f"Shaun: {len(worn_ok)} grade C party piece(s) came in already refunded - nothing I could do.")
+        lines.append(f"Shaun: {len(worn_ok)} grade C party piece(s) came in already refunded, from customers who'd "
+                     "had a C before - nothing I could do once the money's gone.")
     lost = det["lost_sales"]
     if lost > 20:
         lines.append(f"Tomasz: {lost} shoppers left without buying - no size listed that fitted them.")

@@ -31,7 +31,7 @@ SIZE_W = [4, 12, 22, 24, 18, 12, 6]
 OTHER_REASONS = [("doesnt_suit", 34), ("changed_mind", 22), ("not_as_described", 6), ("faulty", 8),
                  ("arrived_late", 3), ("too_small", 13), ("too_big", 14)]
 HANDLE, QC, RESALE, WORN_RESALE, DEDUCT, FIT_CLV, DELAY_CLV, MARGIN, LOST_CLV = \
-    7.5, 2.5, 0.12, 0.70, 0.50, 9.0, 4.0, 0.45, 5.0
+    7.5, 2.5, 0.12, 0.80, 0.50, 9.0, 4.0, 0.45, 5.0
 STATUTORY_DAYS = 14
 LONDON = None
 

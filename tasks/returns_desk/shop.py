@@ -167,7 +167,7 @@ def shop(lines: list[dict], prods: dict, listed: dict, params: dict) -> tuple[li
                 continue
             reason = _reason(ln["u_reason"])
         req_t = _dt(ln["delivered"]) + timedelta(days=ln["delay_days"])
-        req_t = req_t.replace(hour=ln["req_hour"] % 24, minute=17)
+        req_t = req_t.replace(hour=ln["req_hour"] % 24, minute=int(ln["line_id"][-2:]) % 60)
         rma = f"RMA-{ln['line_id'][2:]}"
         reqs.append({"rma_id": rma, "order_id": ln["order_id"], "customer_id": c["customer_id"], "tier": c["tier"],
                      "sku_size": pick["sku_size"], "brand": p["brand"], "category": p["category"],

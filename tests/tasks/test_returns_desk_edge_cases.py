@@ -12,6 +12,7 @@ import yaml
 
 from fdegym_env.core.registry import load_task
 from fdegym_env.grading.grade import held_out_traffic
+from fdegym_env.tasklib import menu
 
 TASK = load_task("returns_desk")
 NAMED = list(yaml.safe_load((TASK.path / "variants.yaml").read_text(encoding="utf-8")))
@@ -84,11 +85,24 @@ def test_world_shows_the_evidence(tmp_path):
 
 
 def test_menu_items_apply_to_the_world():
-    menu = yaml.safe_load((TASK.path / "menu.yaml").read_text(encoding="utf-8"))
+    """Every expanded edit of a menu item finds its text in the world (rma_plus_no_quibble edits the
+    line rma_wear_rule adds, so it is checked after it)."""
+    acts = {a["id"]: a for a in menu.items(TASK)}
     world = TASK.world_path
-    for a in menu["actions"]:
+    files: dict = {}
+
+    def text(rel):
+        if rel not in files:
+            f = world / rel
+            files[rel] = (f if f.exists() else f.with_name(f.name + ".tmpl")).read_text(encoding="utf-8")
+        return files[rel]
+
+    for aid, a in acts.items():
         for step in a.get("steps", []):
-            if step["tool"] == "edit_file" and step["path"].startswith("system/") and a["id"] != "rma_plus_no_quibble":
-                f = world / step["path"]
-                f = f if f.exists() else f.with_name(f.name + ".tmpl")
-                assert step["old"] in f.read_text(encoding="utf-8"), a["id"]
+            if step["tool"] == "edit_file" and aid != "rma_plus_no_quibble":
+                assert step["old"] in text(step["path"]), aid
+    after = text("system/rma/authorise.py")
+    for step in acts["rma_wear_rule"]["steps"]:
+        after = after.replace(step["old"], step["new"], 1)
+    assert all(s["old"] in after for s in acts["rma_plus_no_quibble"]["steps"])
+    assert {"chart_conti_32", "chart_conti_all_32", "rma_wear_rule", "rma_wear_inspect_only", "literal_block"} <= set(acts)

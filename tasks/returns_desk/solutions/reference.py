@@ -1,0 +1,26 @@
+"""Reference: correct the one brand's woven lines in the size chart (the brand's knit and jersey
+fit the standard chart and keep it) and authorise returns by the rules in ``returns_rules/``
+(statutory period in UK dates from delivery, faulty always, no block rule, flagged occasionwear
+inspected inside the period and refused after it unless the member terms forbid it). Written from
+the facts (params), not from held-out orders."""
+
+import json
+from pathlib import Path
+
+from fdegym_env.tasklib import solutions
+
+WOVEN = ("dresses", "tailoring", "occasionwear")
+
+
+def fix_chart(ws: Path, brand: str, offset: int, categories=WOVEN) -> None:
+    path = Path(ws) / "system" / "size_charts.json"
+    charts = json.loads(path.read_text(encoding="utf-8"))
+    entry = charts["brands"][brand]
+    entry.setdefault("categories", {}).update({c: int(offset) for c in categories})
+    entry["source"] = f"{entry['source']}; woven re-measured on the fit model, Mar 2026"
+    path.write_text(json.dumps(charts, indent=2) + "\n", encoding="utf-8")
+
+
+def apply(ws: Path, params: dict) -> None:
+    solutions.apply(__name__, "returns_rules", ws, params)
+    fix_chart(ws, params["problem_brand"], params["true_offset"])

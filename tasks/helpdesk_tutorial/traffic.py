@@ -13,7 +13,7 @@ import sys
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from . import sim
+from . import sim, tickets
 
 _HERE = Path(__file__).resolve().parent
 
@@ -51,7 +51,7 @@ def dev(params: dict, out: Path) -> None:
     rng = random.Random(f"dev:{seed}")
     n_s, n_o, n_out = _counts(params, 7)
     hist = dict(params, owner_queue="field_ops")
-    tix = sim.tickets(rng, hist, DEV_START, 7, 41803, n_s, n_o, n_out)
+    tix = tickets.tickets(rng, hist, DEV_START, 7, 41803, n_s, n_o, n_out)
     router, cfg = _world_router(out)
     events: list[tuple[datetime, str]] = []
     load: dict = {}
@@ -109,7 +109,7 @@ def held_out(params: dict, seed: int) -> dict:
     weeks, truth = [], {}
     last = 43107
     for w in range(2):
-        tix = sim.tickets(rng, params, HELD_OUT_START + timedelta(days=7 * w), 7, last, n_s, n_o, n_out)
+        tix = tickets.tickets(rng, params, HELD_OUT_START + timedelta(days=7 * w), 7, last, n_s, n_o, n_out)
         weeks.append([v for v, _t in tix])
         truth.update({v["id"]: t for v, t in tix})
         last = int(tix[-1][0]["id"][3:]) + 1
@@ -123,7 +123,7 @@ def shadow(params: dict, day: int) -> dict:
     if d0.weekday() == 6:
         d0 += timedelta(days=1)
     n_s = max(4, round(int(params["scanners_per_week"]) / 5))
-    tix = sim.tickets(rng, params, d0, 1, 42511 + 40 * day, n_s, 18, 0)
+    tix = tickets.tickets(rng, params, d0, 1, 42511 + 40 * day, n_s, 18, 0)
     return {"weeks": [[v for v, _t in tix]], "truth": {v["id"]: t for v, t in tix}, "day": d0.strftime("%a %d %b")}
 
 

@@ -33,40 +33,27 @@ def say(rng: random.Random, text: str | list, **v) -> str:
     ``text`` is picked from the same way; outside braces ``|`` is just a character."""
     if isinstance(text, list):
         return rng.choice([say(rng, t, **v) for t in text])
-    toks, i, out = _tokens(text), 0, []
-    while i < len(toks):
-        if toks[i] == "{":
-            got, i = _group(rng, toks, i + 1, v)
-            out.append(got)
+    stack = [[[]]]                      # open groups, each a list of alternatives, each a list of parts
+    for tok in _tokens(text):
+        if tok == "{":
+            stack.append([[]])
+        elif tok == "|" and len(stack) > 1:
+            stack[-1].append([])
+        elif tok == "}":
+            alts = ["".join(a) for a in stack.pop()]
+            stack[-1][-1].append(rng.choice(alts) if len(alts) > 1 else _value(rng, alts[0], text, v))
         else:
-            out.append(toks[i])
-            i += 1
-    return "".join(out)
+            stack[-1][-1].append(tok)
+    return "".join(stack[0][0])
 
 
-def _group(rng: random.Random, toks: tuple, i: int, v: dict) -> tuple[str, int]:
-    alts, cur = [], []
-    while toks[i] != "}":
-        if toks[i] == "{":
-            got, i = _group(rng, toks, i + 1, v)
-            cur.append(got)
-            continue
-        if toks[i] == "|":
-            alts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(toks[i])
-        i += 1
-    alts.append("".join(cur))
-    if len(alts) > 1:
-        return rng.choice(alts), i + 1
-    if m := re.fullmatch(r"(\d+)-(\d+)", alts[0]):
-        return str(rng.randrange(int(m[1]), int(m[2]))), i + 1
-    if alts[0] not in v:
-        raise KeyError(f"wording {''.join(toks)!r}: no value for {{{alts[0]}}}; pass it to say()")
-    val = v[alts[0]]
-    val = val() if callable(val) else val
-    return (say(rng, val, **v) if isinstance(val, (str, list)) else str(val)), i + 1
+def _value(rng: random.Random, key: str, text: str, v: dict) -> str:
+    if m := re.fullmatch(r"(\d+)-(\d+)", key):
+        return str(rng.randrange(int(m[1]), int(m[2])))
+    if key not in v:
+        raise KeyError(f"wording {text!r}: no value for {{{key}}}; pass it to say()")
+    val = v[key]() if callable(v[key]) else v[key]
+    return say(rng, val, **v) if isinstance(val, (str, list)) else str(val)
 
 
 def _title(s: str) -> str:
@@ -124,14 +111,14 @@ def _area(rng: random.Random) -> str:
 # the floor (and Depot IT's own notes) also say HHT, RF gun, RT-7 ...
 DEVICE_NAMED = ["RT7", "rt7", "RT7", "scanner", "handheld", "scan gun", "RT7 scanner", "handheld scanner", "scanner"]
 DEVICE_OTHER = ["HHT", "hht", "RF gun", "rf gun", "RT-7", "RT 7", "hand held", "hand-held"]
-HH_SYMPTOMS = [
+HH_SYMPTOMS = [  # what a faulty RT7 does
     "says profile missing after a reboot", "is stuck on the enrolment screen", "keeps logging me out every few minutes",
     "is asking for a device password nobody knows", "shows certificate expired and wont join the wifi",
     "is frozen on the sign in screen", "wont log on, tried twice now", "shows Enrolment failed 0x2F",
     "boots to the Korvex logo and just sits there", "says device not compliant", "lost its profile overnight",
-    "wont get past the login even after a battery swap", "keeps throwing a cert error", "has gone back to the setup wizard",
-    "logs in then drops straight back out", "says 'MDM policy not applied'", "wont take anyone's PIN",
-]
+    "wont get past the login even after a battery swap", "keeps throwing a cert error",
+    "has gone back to the setup wizard", "logs in then drops straight back out", "says 'MDM policy not applied'",
+    "wont take anyone's PIN"]
 HH_SHORT = ["profile missing", "stuck on enrolment", "cert error", "enrolment failed 0x2F", "frozen at sign in",
             "asking for a device password", "keeps logging out", "not compliant message", "back to setup screen"]
 HH_SUBJ = ["{d} wont log in", "{d} not logging on", "{d} problem", "{d} issue - {site}", "URGENT {d} down",
@@ -153,9 +140,9 @@ HH_EXTRA_NIGHT = ["On nights, no spares in the cage.", "No spares on nights.", "
                   "Nights. Please ring the shift phone.", "Ring {first} on the shift phone.",
                   "Nights at {site} - nothing we can do till someone's in.", "Night shift, {n} down now."]
 HH_PHONE = ["Caller ({first} {last}, {role}) reports {core}. {extra}", "{first} rang from {where}: {core}. {extra}",
-            "User called - {core}. {extra} {Advised will pass on.|Told them we'd pass it on.|Advised to use a spare."
-            "|Logged for follow-up.|}", "{Core}. {extra} Call taken by {Sandeep|Kerry|Sam|Jo|Priya|Kev}.",
-            "ph call {site} - {core}. {extra}"]
+            "User called - {core}. {extra} "
+            "{Advised will pass on.|Told them we'd pass it on.|Advised to use a spare.|Logged for follow-up.|}",
+            "{Core}. {extra} Call taken by {Sandeep|Kerry|Sam|Jo|Priya|Kev}.", "ph call {site} - {core}. {extra}"]
 HH_EMAIL = "{|Hi, |Hiya\n\n|Morning IT,\n\n|Hello desk, |Evening - }{Core}. {extra}{sign}"
 VAGUE_SUBJ = ["cant log in", "device wont log on", "keeps logging me out", "password?", "no wifi on device", "frozen",
               "not working", "help", "login", "wont let me in", "broken", "profile", "error", "stuck", "sign in"]
@@ -201,7 +188,8 @@ OTHER_TEXT = {
         ("Authenticator", "new phone, authenticator app still on the old one, can't approve the sign in"),
         ("cant sign in", "Changed my mobile {day} - MFA prompts still go to the old handset. "
                          "{Can you reset it?|Can it be reset?|can you reset please|How do I move it over?}"),
-        ("MFA reset please", "Lost my phone {day}, need the authenticator re-registered. Using my partner's to email this"),
+        ("MFA reset please",
+         "Lost my phone {day}, need the authenticator re-registered. Using my partner's to email this"),
         ("new mobile", "i have a new mobile and {app} wants the code from the authenticator which isnt on it"),
         ("Locked out", "Locked out of my account after changing the password {day}, need a reset pls"),
         ("password expired", "Password expired and the reset link in the email doesnt work"),
@@ -280,7 +268,8 @@ OTHER_EXTRA = [""] * 6 + [
     " Need it for a {2pm|10am|3:30|9 oclock|4pm|11:30} {call|meeting|Teams call|review|supplier call}.",
     " {Thanks in advance|Thanks for your help|Appreciate it|Cheers in advance|Thanks v much|Many thanks for looking}"
     "{.|!|}",
-    " I'm at {Carrbridge DC|Hollins Lane DC|Westmoor DC|Brackenridge House} {today|till Thursday|all week|this afternoon}.",
+    " I'm at {Carrbridge DC|Hollins Lane DC|Westmoor DC|Brackenridge House} "
+    "{today|till Thursday|all week|this afternoon}.",
     "{ Not urgent.| not urgent tbh| Bit urgent please.| Quite urgent!| URGENT}",
     " Raised this {before|last week|on {day}|twice} ({older}) but {no reply|nobody came back to me|it got closed"
     "|still waiting}.",
@@ -329,7 +318,8 @@ OUTAGE_CORE = ["no network across the whole depot", "site down, nothing connects
                "whole depot offline", "all tills and phones dead", "everything is down for everyone",
                "whole site lost connection", "all scanners offline and the Stockwise PCs too",
                "total outage, BT router lights red"]
-OUTAGE_SUBJ = "{{site} down|OUTAGE|Whole depot down - {where}|site down - {site}|urgent - nothing working|{where} - no network}"
+OUTAGE_SUBJ = ("{{site} down|OUTAGE|Whole depot down - {where}|site down - {site}|urgent - nothing working"
+               "|{where} - no network}")
 OUTAGE_BODY = ["{first} rang from {where}: {core}. Since about {hm}.",
                "Caller reports {core}. {BT router lights red.|Tried power cycling the switch.|Loading is stopped.|}",
                "{Core}. {first} {last}, {role}."]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib.util
 import random
-import sys
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -126,9 +125,3 @@ def shadow(params: dict, day: int) -> dict:
     tix = tickets.tickets(rng, params, d0, 1, 42511 + 40 * day, n_s, 18, 0)
     return {"weeks": [[v for v, _t in tix]], "truth": {v["id"]: t for v, t in tix}, "day": d0.strftime("%a %d %b")}
 
-
-if __name__ == "__main__":  # quick look: python3 traffic.py
-    sys.stdout.write(str(len(held_out({"match_on": "text", "kw_share": 0.9, "night_share": 0.1,
-                                        "owner_queue": "field_ops", "scanner_priority": "P2",
-                                        "scanners_per_week": 22, "others_per_week": 110,
-                                        "outages_per_week": 1}, 7301)["truth"])) + "\n")

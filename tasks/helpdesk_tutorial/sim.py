@@ -19,10 +19,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from fdegym_env.tasklib.timeutil import Calendar
+from fdegym_env.tasklib.timeutil import Calendar, parse_iso
 
-QUEUES = ("service_desk", "network", "apps", "field_ops", "vendor_korvex")
-PRIORITIES = ("P1", "P2", "P3", "P4")
 # queue -> (working weekdays, opens, closes), local time (Europe/London, GMT in Feb/Mar)
 CAL = {
     "service_desk": Calendar({0, 1, 2, 3, 4}, 8, 18),
@@ -46,8 +44,6 @@ IMPACT = {"scanner": (1.0, 8.0), "outage": (1.0, 8.0), "password": (0.5, 24.0), 
           "wms": (0.5, 16.0), "email": (0.2, 40.0), "laptop": (0.2, 40.0), "mfp": (0.1, 40.0),
           "network": (0.2, 40.0), "starter": (0.1, 40.0)}
 PAGE_COST_H = 10.0
-
-SITES = {"CRB": "Carrbridge DC", "HLN": "Hollins Lane DC", "WMR": "Westmoor DC", "HO": "Brackenridge House"}
 
 
 @lru_cache(maxsize=1 << 15)   # pure: every grading replays the same opening times (speed, issue 21)
@@ -90,7 +86,7 @@ def resolve(opened: datetime, queue: str, prio: str, truth: dict, load: dict | N
 @lru_cache(maxsize=1 << 14)
 def parse_ts(s: str) -> datetime:
     """Local wall-clock time of an ISO timestamp (offset dropped: the site's clock is what counts)."""
-    return datetime.fromisoformat(s).replace(tzinfo=None)
+    return parse_iso(s).replace(tzinfo=None)
 
 
 def loss_of(vis: dict, truth: dict, queue: str, prio: str, load: dict | None = None) -> tuple[float, bool, float]:

@@ -13,8 +13,7 @@ import re
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from .sim import SITES
-
+SITES = {"CRB": "Carrbridge DC", "HLN": "Hollins Lane DC", "WMR": "Westmoor DC", "HO": "Brackenridge House"}
 DEPOTS = ("CRB", "HLN", "WMR")
 VIPS = ["g.ostler", "f.brackenridge"]
 PERSONAL = ["gmail.com", "hotmail.co.uk", "outlook.com", "icloud.com", "yahoo.co.uk"]

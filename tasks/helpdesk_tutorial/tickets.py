@@ -29,7 +29,11 @@ def say(rng: random.Random, text: str | list, **v) -> str:
     alternative (left to right, with their own draws), then picks one; ``{5-20}`` draws
     ``rng.randrange(5, 20)``; ``{name}`` inserts ``v[name]``: a string is rendered like wording, a
     list is picked from like ``{a|b|c}``, a callable is called (each use draws anew). A list
-    ``text`` is picked from the same way; outside braces ``|`` is just a character."""
+    ``text`` is picked from the same way; outside braces ``|`` is just a character.
+
+    >>> say(random.Random(3), "Zebra on despatch {1-9} {jams|is offline} at {area}", area=["goods in", "bay {1-30}"])
+    'Zebra on despatch 4 jams at bay 12'
+    """
     if isinstance(text, list):
         return rng.choice([say(rng, t, **v) for t in text])
     stack = [[[]]]                      # open groups, each a list of alternatives, each a list of parts

@@ -73,9 +73,10 @@ def dev(params: dict, out: Path) -> None:
             t_look = sim._pickup(t0, d["queue"], d["priority"], True) + timedelta(minutes=30)
             who = rng.choice(FIXERS[d["queue"]])
             t_look += timedelta(minutes=rng.randrange(0, 50), seconds=rng.randrange(60))
-            note = {"scanner": rng.choice(["L1 no MDM console access", "handheld - not ours", "RT7 - depot IT pls",
-                                           "cant see device in MDM", "scanner, reassigning"]),
-                    }.get(truth["kind"], rng.choice(["wrong queue", "reassign", "not ours"]))
+            notes = (rng.choice(["L1 no MDM console access", "handheld - not ours", "RT7 - depot IT pls",   # both drawn
+                                 "cant see device in MDM", "scanner, reassigning"]),
+                     rng.choice(["wrong queue", "reassign", "not ours"]))
+            note = notes[0] if truth["kind"] == "scanner" else notes[1]
             events.append((t_look, f"{_fmt(t_look)} INFO  itsm.audit     {vis['id']} reassigned "
                                    f"{d['queue']} -> {truth['owner']} by {who} note=\"{note}\""))
         fixer = rng.choice(FIXERS[truth["owner"]])

@@ -12,6 +12,7 @@ entry-point calls per grading (one per week).
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 
 from fdegym_env.tasklib import evaluation
@@ -34,7 +35,7 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
             t, d = truth[vis["id"]], by_id.get(vis["id"])
             if d is None:                               # no valid decision: nobody ever sees it
                 q = p = None
-                lost, wasted, hours = t["users"] * sim.IMPACT[t["kind"]][0] * sim.IMPACT[t["kind"]][1], False, sim.CAP_H
+                lost, wasted, hours = sim.lost_hours(t, math.inf), False, sim.CAP_H   # the full cap
             else:
                 q, p = d["queue"], d["priority"]
                 lost, wasted, hours = sim.loss_of(vis, t, q, p, load)

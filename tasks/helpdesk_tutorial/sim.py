@@ -92,5 +92,10 @@ def parse_ts(s: str) -> datetime:
 def loss_of(vis: dict, truth: dict, queue: str, prio: str, load: dict | None = None) -> tuple[float, bool, float]:
     """(lost user-hours, wasted page?, hours to fix) for one routed ticket."""
     hours, wasted = resolve(parse_ts(vis["opened"]), queue, prio, truth, load)
+    return lost_hours(truth, hours), wasted, hours
+
+
+def lost_hours(truth: dict, hours: float) -> float:
+    """Users x share of their work stopped x hours open, capped per kind of fault."""
     rate, cap = IMPACT[truth["kind"]]
-    return truth["users"] * rate * min(cap, hours), wasted, hours
+    return truth["users"] * rate * min(cap, hours)

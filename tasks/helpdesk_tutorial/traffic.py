@@ -80,7 +80,7 @@ def dev(params: dict, out: Path) -> None:
             events.append((t_look, f"{_fmt(t_look)} INFO  itsm.audit     {vis['id']} reassigned "
                                    f"{d['queue']} -> {truth['owner']} by {who} note=\"{note}\""))
         fixer = rng.choice(FIXERS[truth["owner"]])
-        lost = truth["users"] * sim.IMPACT[truth["kind"]][0] * min(sim.IMPACT[truth["kind"]][1], hours)
+        lost = sim.lost_hours(truth, hours)
         events.append((t_fix, f"{_fmt(t_fix)} INFO  itsm.audit     {vis['id']} resolved by {truth['owner']} "
                               f"({fixer}) elapsed={hours:.1f}h users_affected={truth['users']}"
                               + (f" lost_user_h={lost:.1f}" if truth["users"] > 1 else "")))

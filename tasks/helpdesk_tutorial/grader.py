@@ -12,6 +12,7 @@ entry-point calls per grading (one per week).
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 
 from fdegym_env.tasklib import evaluation
@@ -31,33 +32,27 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
     for batch in traffic["weeks"]:
         by_id = decide(batch).decisions
         for vis in batch:
-            t = truth[vis["id"]]
-            k = per_kind[t["kind"]]
-            k["n"] += 1
-            d = by_id.get(vis["id"])
+            t, d = truth[vis["id"]], by_id.get(vis["id"])
             if d is None:                               # no valid decision: nobody ever sees it
-                rate, cap = sim.IMPACT[t["kind"]]
-                lost = t["users"] * rate * cap          # nobody ever sees it
-                loss += lost
-                k["lost_h"] += lost
-                k["hours"] += sim.CAP_H
-                if t["kind"] == "outage":
-                    incidents.append(f"site_outage_not_paged: {vis['id']} ({vis['site']}) was never routed")
-                continue
-            q, p = d["queue"], d["priority"]
-            lost, wasted, hours = sim.loss_of(vis, t, q, p, load)
+                q = p = None
+                lost, wasted, hours = sim.lost_hours(t, math.inf), False, sim.CAP_H   # the full cap
+            else:
+                q, p = d["queue"], d["priority"]
+                lost, wasted, hours = sim.loss_of(vis, t, q, p, load)
+                routed.append({"id": vis["id"], "kind": t["kind"], "site": vis["site"], "opened": vis["opened"],
+                               "queue": q, "priority": p, "owner": t["owner"], "hours": round(hours, 2),
+                               "users": t["users"]})
+            k = per_kind[t["kind"]]
             loss += lost
+            pages += wasted
+            k["n"] += 1
             k["lost_h"] += lost
             k["hours"] += min(hours, 72.0)
             k["right_queue"] += q == t["owner"]
-            if wasted:
-                pages += 1
-                k["pages_wasted"] += 1
+            k["pages_wasted"] += wasted
             if t["kind"] == "outage" and not (q == "network" and p == "P1"):
-                incidents.append(f"site_outage_not_paged: {vis['id']} ({vis['site']}) went to {q}/{p}")
-            routed.append({"id": vis["id"], "kind": t["kind"], "site": vis["site"], "opened": vis["opened"],
-                           "queue": q, "priority": p, "owner": t["owner"], "hours": round(hours, 2),
-                           "users": t["users"]})
+                incidents.append(f"site_outage_not_paged: {vis['id']} ({vis['site']}) "
+                                 + (f"went to {q}/{p}" if d else "was never routed"))
     kpi = loss + sim.PAGE_COST_H * pages
     kinds = {kind: {"n": v["n"], "lost_user_h": round(v["lost_h"], 1),
                     "mean_hours_to_fix": round(v["hours"] / max(1, v["n"]), 2),

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import importlib.util
 import random
-import sys
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from . import sim
+from . import sim, tickets
 
 _HERE = Path(__file__).resolve().parent
 
@@ -51,7 +50,7 @@ def dev(params: dict, out: Path) -> None:
     rng = random.Random(f"dev:{seed}")
     n_s, n_o, n_out = _counts(params, 7)
     hist = dict(params, owner_queue="field_ops")
-    tix = sim.tickets(rng, hist, DEV_START, 7, 41803, n_s, n_o, n_out)
+    tix = tickets.tickets(rng, hist, DEV_START, 7, 41803, n_s, n_o, n_out)
     router, cfg = _world_router(out)
     events: list[tuple[datetime, str]] = []
     load: dict = {}
@@ -74,13 +73,14 @@ def dev(params: dict, out: Path) -> None:
             t_look = sim._pickup(t0, d["queue"], d["priority"], True) + timedelta(minutes=30)
             who = rng.choice(FIXERS[d["queue"]])
             t_look += timedelta(minutes=rng.randrange(0, 50), seconds=rng.randrange(60))
-            note = {"scanner": rng.choice(["L1 no MDM console access", "handheld - not ours", "RT7 - depot IT pls",
-                                           "cant see device in MDM", "scanner, reassigning"]),
-                    }.get(truth["kind"], rng.choice(["wrong queue", "reassign", "not ours"]))
+            notes = (rng.choice(["L1 no MDM console access", "handheld - not ours", "RT7 - depot IT pls",   # both drawn
+                                 "cant see device in MDM", "scanner, reassigning"]),
+                     rng.choice(["wrong queue", "reassign", "not ours"]))
+            note = notes[0] if truth["kind"] == "scanner" else notes[1]
             events.append((t_look, f"{_fmt(t_look)} INFO  itsm.audit     {vis['id']} reassigned "
                                    f"{d['queue']} -> {truth['owner']} by {who} note=\"{note}\""))
         fixer = rng.choice(FIXERS[truth["owner"]])
-        lost = truth["users"] * sim.IMPACT[truth["kind"]][0] * min(sim.IMPACT[truth["kind"]][1], hours)
+        lost = sim.lost_hours(truth, hours)
         events.append((t_fix, f"{_fmt(t_fix)} INFO  itsm.audit     {vis['id']} resolved by {truth['owner']} "
                               f"({fixer}) elapsed={hours:.1f}h users_affected={truth['users']}"
                               + (f" lost_user_h={lost:.1f}" if truth["users"] > 1 else "")))
@@ -109,7 +109,7 @@ def held_out(params: dict, seed: int) -> dict:
     weeks, truth = [], {}
     last = 43107
     for w in range(2):
-        tix = sim.tickets(rng, params, HELD_OUT_START + timedelta(days=7 * w), 7, last, n_s, n_o, n_out)
+        tix = tickets.tickets(rng, params, HELD_OUT_START + timedelta(days=7 * w), 7, last, n_s, n_o, n_out)
         weeks.append([v for v, _t in tix])
         truth.update({v["id"]: t for v, t in tix})
         last = int(tix[-1][0]["id"][3:]) + 1
@@ -123,12 +123,6 @@ def shadow(params: dict, day: int) -> dict:
     if d0.weekday() == 6:
         d0 += timedelta(days=1)
     n_s = max(4, round(int(params["scanners_per_week"]) / 5))
-    tix = sim.tickets(rng, params, d0, 1, 42511 + 40 * day, n_s, 18, 0)
+    tix = tickets.tickets(rng, params, d0, 1, 42511 + 40 * day, n_s, 18, 0)
     return {"weeks": [[v for v, _t in tix]], "truth": {v["id"]: t for v, t in tix}, "day": d0.strftime("%a %d %b")}
 
-
-if __name__ == "__main__":  # quick look: python3 traffic.py
-    sys.stdout.write(str(len(held_out({"match_on": "text", "kw_share": 0.9, "night_share": 0.1,
-                                        "owner_queue": "field_ops", "scanner_priority": "P2",
-                                        "scanners_per_week": 22, "others_per_week": 110,
-                                        "outages_per_week": 1}, 7301)["truth"])) + "\n")

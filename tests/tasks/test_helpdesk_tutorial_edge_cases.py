@@ -13,11 +13,12 @@ import yaml
 from fdegym_env.grading.grade import held_out_traffic
 from fdegym_env.core.registry import load_task
 from fdegym_env.core.workspace import world_snapshot
+from fdegym_env.tasklib import menu
 
 TASK = load_task("helpdesk_tutorial")
 NAMED = list(yaml.safe_load((TASK.path / "variants.yaml").read_text(encoding="utf-8")))
 VARIANTS = NAMED + ["sample:0", "sample:1", "sample:2", "sample:3"]
-MENU = {a["id"]: a for a in yaml.safe_load((TASK.path / "menu.yaml").read_text(encoding="utf-8"))["actions"]}
+MENU = {a["id"]: a for a in menu.items(TASK)}
 PARKED = ["rt7", "scanner", "handheld", "scan gun"]
 TIDY = json.loads("{" + MENU["tidy_handheld_matching"]["steps"][0]["new"] + "}")["match"]
 COPIER_RULE = re.search(r"\{.*?\}", MENU["tidy_handheld_matching"]["steps"][1]["new"]).group(0)
@@ -89,3 +90,19 @@ def test_world_names_no_variant_or_param(variant):
             text = f.read_text(encoding="utf-8", errors="replace")
             for w in words:
                 assert not re.search(rf"\b{re.escape(w)}\b", text), (f.relative_to(root), w)
+
+
+def test_say_draws_like_a_list_of_f_strings():
+    """tickets.say renders every alternative of {a|b} (with its own draws, left to right) before it
+    picks, as rng.choice([f"...", f"..."]) does: a wording table gives the traffic hand-written
+    f-strings would, draw for draw."""
+    import random
+    say = TASK.module("tickets").say
+    for seed in range(40):
+        a, b = random.Random(seed), random.Random(seed)
+        got = say(a, ["x {1-9} {p|q}", "y | {who}", "{{n}|z}."], who=["Ann", "Bo"], n=lambda: a.randrange(3))
+        want = b.choice([f"x {b.randrange(1, 9)} {b.choice(['p', 'q'])}", f"y | {b.choice(['Ann', 'Bo'])}",
+                         b.choice([f"{b.randrange(3)}", "z"]) + "."])
+        assert got == want and a.random() == b.random()
+    with pytest.raises(KeyError, match="no value for {site}"):
+        say(random.Random(0), "{site} down")

@@ -5,12 +5,12 @@ import json
 import re
 from pathlib import Path
 
+from fdegym_env.tasklib import solutions
 
-def apply(ws: Path, params: dict) -> None:
+
+def apply(ws, params: dict) -> None:
     log = (Path(ws) / "logs" / "triage.log").read_text(encoding="utf-8")
     ids = sorted(set(re.findall(r"(INC\d{7}) reassigned \S+ -> field_ops", log)))
-    path = Path(ws) / "system" / "config.json"
-    cfg = json.loads(path.read_text(encoding="utf-8"))
-    cfg["rules"].insert(0, {"id": "R05-seen", "enabled": True, "field": "id", "match": ids,
-                            "queue": "field_ops", "priority": "P2"})
-    path.write_text(json.dumps(cfg, indent=2) + "\n", encoding="utf-8")
+    solutions.replace(ws, "system/config.json", '{"id": "R10-outage"', '{"id": "R05-seen", "enabled": true, '
+                      f'"field": "id", "match": {json.dumps(ids)}, "queue": "field_ops", "priority": "P2"}},\n'
+                      '    {"id": "R10-outage"')

@@ -614,6 +614,19 @@ class _Gen:
             item["embargo"] = ""
         return item
 
+    def item(self, agency: str, when: dt.datetime, slug: str, headline: str, body, subjects, people, country,
+             version: int = 1, pubstatus: str = "usable", msgtype: str = "story", priority=1, embargo=None,
+             ref=None) -> dict:
+        """A wire item, fields in the receiver's order; its guid is the first draw."""
+        return {"guid": self.guid(agency, when), "agency": agency, "slug": slug, "version": version,
+                "pubstatus": pubstatus, "msgtype": msgtype, "priority": priority, "headline": headline, "body": body,
+                "subjects": subjects, "people": people, "country": country, "embargo": embargo, "ref": ref}
+
+    def notice(self, agency: str, when: dt.datetime, slug: str, headline: str, body: str, priority: int = 1,
+               ref=None) -> dict:
+        """An advisory (kill notices, newslists, tests): no subjects, nobody named."""
+        return self.item(agency, when, slug, headline, body, [], [], "GB", msgtype="advisory", priority=priority, ref=ref)
+
     # --- legal truth ----------------------------------------------------------------------------
     def legal_unsafe(self, subjects: list, people: list, country: str) -> bool:
         if "crime" not in (subjects or []) or country != "GB":
@@ -627,10 +640,8 @@ class _Gen:
     def story(self, agency: str, when: dt.datetime, slug: str, headline: str, body: str, subjects: list,
               people: list, country: str, priority: int, embargo: str | None = None,
               embargo_utc: dt.datetime | None = None) -> dict:
-        item = {"guid": self.guid(agency, when), "agency": agency, "slug": self.uniq_slug(slug, agency), "version": 1,
-                "pubstatus": "usable", "msgtype": "story", "priority": priority, "headline": headline,
-                "body": body, "subjects": subjects, "people": people, "country": country,
-                "embargo": embargo, "ref": None}
+        item = self.item(agency, when, slug, headline, body, subjects, people, country, priority=priority, embargo=embargo)
+        item["slug"] = self.uniq_slug(slug, agency)       # drawn after the guid
         crime = "crime" in (subjects or [])
         self.add(self.messy(item), when, {
             "kind": "story", "family": item["guid"], "priority": priority, "crime": crime,
@@ -750,21 +761,16 @@ class _Gen:
             body = r.choice([f"{who} withdraws the story slugged {slug}. {reason} There will be no substitute story.",
                              f"{slug} is withdrawn. {reason} No substitute story will be sent.",
                              f"Please withdraw {slug}, moved at {tsent} BST. {reason} There will be no replacement."])
-            item = {"guid": self.guid(agency, when), "agency": agency, "slug": slug, "version": ver,
-                    "pubstatus": "canceled", "msgtype": "story", "priority": target["priority"],
-                    "headline": ("WITHDRAWN-" if agency == "MRD" else "WITHDRAWN: ") + str(target["headline"]).strip(),
-                    "body": body, "subjects": target.get("subjects"), "people": [], "country": target.get("country"),
-                    "embargo": None, "ref": None}
+            item = self.item(agency, when, slug, ("WITHDRAWN-" if agency == "MRD" else "WITHDRAWN: ")
+                             + str(target["headline"]).strip(), body, target.get("subjects"), [], target.get("country"),
+                             version=ver, pubstatus="canceled", priority=target["priority"])
         elif mode == "ref":
             body = r.choice([f"UKNS has withdrawn {slug}, sent at {tsent}. {reason} Please ensure the story is not "
                              f"published and is removed from websites and archives. UKNS Newsdesk",
                              f"MANDATORY. {slug} (sent {tsent}) is killed. {reason} Remove from all platforms, "
                              f"including archives and apps. Newsdesk",
                              f"Kill {slug}, timed {tsent}. {reason} It must not be used. UKNS Newsdesk, London"])
-            item = {"guid": self.guid(agency, when), "agency": agency, "slug": "ADVISORY Kill", "version": 1,
-                    "pubstatus": "usable", "msgtype": "advisory", "priority": 1,
-                    "headline": f"KILL KILL KILL {slug}", "body": body,
-                    "subjects": [], "people": [], "country": "GB", "embargo": None, "ref": target["guid"]}
+            item = self.notice(agency, when, "ADVISORY Kill", f"KILL KILL KILL {slug}", body, ref=target["guid"])
         else:   # text advisory: UKNS "text" or KNA phrase
             phrase = "MANDATORY KILL" if agency == "UKNS" else self.p["kna_kill_phrase"]
             if agency == "UKNS":
@@ -784,9 +790,7 @@ class _Gen:
                                  f"Please take down if used. Kestrel newsdesk 01392 {r.randint(200000, 499999)}"])
                 body = self.typo(body, 0.3)
                 headline = f"{phrase}: {slug}" if r.random() < 0.7 else f"{phrase} - {slug}"
-            item = {"guid": self.guid(agency, when), "agency": agency, "slug": "advisory", "version": 1,
-                    "pubstatus": "usable", "msgtype": "advisory", "priority": 1, "headline": headline,
-                    "body": body, "subjects": [], "people": [], "country": "GB", "embargo": None, "ref": None}
+            item = self.notice(agency, when, "advisory", headline, body)
         self.add(item, when, {"kind": "kill", "family": fam})
 
     def latest_version(self, fam: str) -> int:
@@ -808,10 +812,9 @@ class _Gen:
             why = s.fmt(r.choice(KNA_WHY))
             headline = r.choice(KNA_CORRECT_HEADS).format(h=head)
             lead = r.choice(KNA_CORRECT_LEADS).format(why=why, t=t0)
-            item = {"guid": self.guid(agency, when), "agency": agency, "slug": target["slug"], "version": 1,
-                    "pubstatus": "usable", "msgtype": "story", "priority": target["priority"], "headline": headline,
-                    "body": self.typo(lead, 0.3) + "\n\n" + body, "subjects": target.get("subjects"),
-                    "people": target.get("people", []), "country": target.get("country"), "embargo": None, "ref": None}
+            item = self.item(agency, when, target["slug"], headline, None, target.get("subjects"),
+                             target.get("people", []), target.get("country"), priority=target["priority"])
+            item["body"] = self.typo(lead, 0.3) + "\n\n" + body     # drawn after the guid
         else:
             reason = s.fmt(r.choice(reasons or CORRECT_REASONS))
             if agency == "MRD":
@@ -823,10 +826,9 @@ class _Gen:
                                                                                       f"UPDATED: {head}"])
                 note = r.choice([f"({reason.capitalize()})", f"EDS: {reason}.", f"Ednote: {reason}; recasts.",
                                  f"({reason.capitalize()}; further versions may follow)"])
-            item = {"guid": self.guid(agency, when), "agency": agency, "slug": target["slug"], "version": ver,
-                    "pubstatus": "usable", "msgtype": "story", "priority": target["priority"], "headline": headline,
-                    "body": f"{note} {body}", "subjects": target.get("subjects"), "people": target.get("people", []),
-                    "country": target.get("country"), "embargo": target.get("embargo"), "ref": None}
+            item = self.item(agency, when, target["slug"], headline, f"{note} {body}", target.get("subjects"),
+                             target.get("people", []), target.get("country"), version=ver, priority=target["priority"],
+                             embargo=target.get("embargo"))
         self.add(item, when, {"kind": "version", "family": fam, "version": ver})
 
     def advisory(self, day: dt.date) -> None:
@@ -864,9 +866,7 @@ class _Gen:
                 ("FW: court list", f"forwarding list for {r.choice(MAGS)} - {r.randint(14, 40)} cases, we'll cover "
                  f"the ones marked. KNA"),
             ])
-        item = {"guid": self.guid(agency, when), "agency": agency, "slug": "advisory", "version": 1,
-                "pubstatus": "usable", "msgtype": "advisory", "priority": 4, "headline": headline, "body": body,
-                "subjects": [], "people": [], "country": "GB", "embargo": None, "ref": None}
+        item = self.notice(agency, when, "advisory", headline, body, priority=4)
         self.add(item, when, {"kind": "advisory", "family": None})
 
     # --- a day --------------------------------------------------------------------------------
@@ -1034,43 +1034,13 @@ def dev(params: dict, out: Path) -> None:
 
 
 def write_incidents(params: dict, out: Path) -> None:
-    """Last month's two incident write-ups (docs/incidents/), as the digital team filed them."""
+    """Last month's Meridian incident write-up (docs/incidents/; INC-2026-031 is in world/), as the digital
+    team filed it: the embargo times follow the variant's Meridian offset."""
     off = float(params["mrd_embargo_offset_h"])
     feed_time = dt.datetime(2026, 3, 18, 16, 0)
     lifted = feed_time - dt.timedelta(hours=off)          # what Meridian said, in GMT (UK was on GMT then)
     d = Path(out) / "docs" / "incidents"
     d.mkdir(parents=True, exist_ok=True)
-    (d / "INC-2026-031-killed-story-live.md").write_text("""# INC-2026-031 — withdrawn court story stayed live for 4h 40m
-
-Filed by: Dana Whitlock (Head of Digital), 12 Mar 2026. Status: **open** (action: "blocklist" — see below)
-
-## What happened
-- 11 Mar, 11:42 GMT: Kestrel News Agency (KNA) court copy slugged `penrose court` landed on the wire
-  and was auto-published to tidewaterpost.co.uk/news/crime by the ingest at 11:45.
-- The copy named the wrong man as the defendant (a Mr Penrose of Newquay, not the Mr Penrose of
-  Bodmin who was actually in court). Potentially defamatory.
-- KNA say they withdrew it at 12:20 GMT. Nobody on the desk saw anything until the man's solicitor
-  rang the newsdesk at 16:55. Story came down 17:00 (manual unpublish by Ashok on the day desk).
-- Live for ~4h40m after the agency withdrew it. Solicitor's letter received 13 Mar. Legal handling it.
-
-## Ingest log (extract)
-```
-2026-03-11T11:45:02Z pipeline  INFO  KNA/260311/0412-C3  slug='penrose court'  -> publish (auto)
-2026-03-11T12:20:09Z pipeline  INFO  KNA/260311/0419-F1  msgtype=advisory      -> drop (non-story)
-2026-03-11T17:00:41Z cms       INFO  manual unpublish KNA/260311/0412-C3 by a.varma
-```
-
-## Why (my view)
-Court and crime stories are the risky ones. We should not be auto-publishing them blind. I want a
-keyword blocklist (court, police, arrest, alleged, ...) in front of the auto-publisher so anything
-risky goes to an editor first. — DW
-
-## Comments
-- **T. Wróbel (wire desk):** the 12:20 item was KNA's withdrawal. The ingest throws away every
-  advisory, so it never got to anyone. Not sure a blocklist fixes that.
-- **N. Corrigan (nights):** agree with Tomasz. Also, if we hold every court story the night queue
-  will be unworkable. Talk to me before we do this.
-""", encoding="utf-8")
     (d / "INC-2026-034-embargo-break.md").write_text(f"""# INC-2026-034 — Meridian embargo broken (HEALTH-STUDY)
 
 Filed by: Dana Whitlock, 19 Mar 2026. Status: **open**

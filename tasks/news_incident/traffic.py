@@ -869,6 +869,23 @@ class _Gen:
         item = self.notice(agency, when, "advisory", headline, body, priority=4)
         self.add(item, when, {"kind": "advisory", "family": None})
 
+    def tr(self, item: dict) -> dict:
+        return self.truth[item["guid"]]
+
+    def embargo_gap(self, item: dict) -> float:
+        """Minutes from receipt to the embargo lifting."""
+        return (_t_utc(self.tr(item)["embargo_utc"]) - parse_ts(item["received"])).total_seconds() / 60
+
+    def fix(self, target: dict, minutes: int, reasons: list | None = None) -> None:
+        """Mark ``target`` corrected and send its new version ``minutes`` after it."""
+        self.tr(target)["corrected"] = True
+        self.correction(target, parse_ts(target["received"]) + dt.timedelta(minutes=minutes), reasons)
+
+    def withdraw(self, target: dict, minutes: int) -> None:
+        """Mark ``target`` killed and send the agency's kill ``minutes`` after it."""
+        self.tr(target)["killed"] = True
+        self.kill(target, parse_ts(target["received"]) + dt.timedelta(minutes=minutes))
+
     # --- a day --------------------------------------------------------------------------------
     def day(self, day: dt.date) -> None:
         rng, p = self.rng, self.p
@@ -936,42 +953,32 @@ class _Gen:
         # corrections / write-throughs
         cands = [s for s in todays if s["agency"] in ("UKNS", "MRD") and not s.get("embargo")]
         for target in rng.sample(cands, 3):
-            self.truth[target["guid"]]["corrected"] = True
-            t0 = parse_ts(target["received"])
-            self.correction(target, t0 + dt.timedelta(minutes=rng.randint(25, 240)))
+            self.fix(target, rng.randint(25, 240))
         # a correction to court copy that legal has not cleared yet (still in the Held queue)
         for _ in range(2):
             if rng.random() >= self.rate_held_fix:
                 continue
-            pool = [s for s in todays if s["agency"] == "UKNS" and self.truth[s["guid"]]["legal"]
-                    and not self.truth[s["guid"]].get("corrected")]
+            pool = [s for s in todays if s["agency"] == "UKNS" and self.tr(s)["legal"] and not self.tr(s).get("corrected")]
             urgent = [s for s in pool if int(str(s["priority"]).strip()) <= 2]   # first appearances: names, addresses
             if urgent and rng.random() < 0.75:
                 pool = urgent
             if pool:
                 target = rng.choice(pool)
-                self.truth[target["guid"]]["corrected"] = True
-                self.correction(target, parse_ts(target["received"]) + dt.timedelta(minutes=rng.randint(20, 150)),
-                                HELD_CORRECT_REASONS)
+                self.fix(target, rng.randint(20, 150), HELD_CORRECT_REASONS)
         # a correction to embargoed copy before the embargo lifts
         if rng.random() < self.rate_emb_fix:
-            pool = [s for s in todays if s.get("embargo") and not self.truth[s["guid"]].get("corrected")]
-            pool = [s for s in pool if (_t_utc(self.truth[s["guid"]]["embargo_utc"]) - parse_ts(s["received"]))
-                    > dt.timedelta(minutes=90)]
+            pool = [s for s in todays if s.get("embargo") and not self.tr(s).get("corrected")
+                    and self.embargo_gap(s) > 90]
             if pool:
                 target = rng.choice(pool)
-                self.truth[target["guid"]]["corrected"] = True
-                t0 = parse_ts(target["received"])
-                gap = (_t_utc(self.truth[target["guid"]]["embargo_utc"]) - t0).total_seconds() / 60
-                self.correction(target, t0 + dt.timedelta(minutes=rng.randint(20, int(min(gap - 30, 300)))))
+                self.fix(target, rng.randint(20, int(min(self.embargo_gap(target) - 30, 300))))
         # Kestrel re-sends a corrected story (no versions on their gateway)
         n_kna = (1 if rng.random() < self.rate_kna_fix else 0) + (1 if rng.random() < self.rate_kna_fix * 0.7 else 0)
-        pool = [s for s in todays if s["agency"] == "KNA" and not self.truth[s["guid"]].get("corrected")]
+        pool = [s for s in todays if s["agency"] == "KNA" and not self.tr(s).get("corrected")]
         if rng.random() < 0.85:    # routine magistrates' lists rarely get a re-send
-            pool = [s for s in pool if int(str(s["priority"]).strip()) <= 3 and not self.truth[s["guid"]]["legal"]] or pool
+            pool = [s for s in pool if int(str(s["priority"]).strip()) <= 3 and not self.tr(s)["legal"]] or pool
         for target in rng.sample(pool, min(n_kna, len(pool))):
-            self.truth[target["guid"]]["corrected"] = True
-            self.correction(target, parse_ts(target["received"]) + dt.timedelta(minutes=rng.randint(30, 200)))
+            self.fix(target, rng.randint(30, 200))
         # kills: one per agency on a rotation, plus a second some days
         agencies = ["UKNS", "MRD", "KNA"]
         todo = [agencies[(day.toordinal()) % 3]]
@@ -979,20 +986,14 @@ class _Gen:
             todo.append(agencies[(day.toordinal() + 1) % 3])
         for ag in todo:
             pool = [s for s in todays if s["agency"] == ag and not s.get("embargo")
-                    and not self.truth[s["guid"]].get("killed") and not self.truth[s["guid"]].get("corrected")]
-            clean = [s for s in pool if not self.truth[s["guid"]]["legal"]]
-            target = rng.choice(clean if (clean and rng.random() < 0.8) else pool)
-            self.truth[target["guid"]]["killed"] = True
-            t0 = parse_ts(target["received"])
-            self.kill(target, t0 + dt.timedelta(minutes=rng.randint(20, 300)))
+                    and not self.tr(s).get("killed") and not self.tr(s).get("corrected")]
+            clean = [s for s in pool if not self.tr(s)["legal"]]
+            self.withdraw(rng.choice(clean if (clean and rng.random() < 0.8) else pool), rng.randint(20, 300))
         # one embargoed story killed before its embargo, every few days
         if rng.random() < 0.25:
-            emb = [s for s in todays if s.get("embargo") and s["agency"] == "MRD"
-                   and not self.truth[s["guid"]].get("corrected")]
+            emb = [s for s in todays if s.get("embargo") and s["agency"] == "MRD" and not self.tr(s).get("corrected")]
             if emb:
-                target = emb[0]
-                self.truth[target["guid"]]["killed"] = True
-                self.kill(target, parse_ts(target["received"]) + dt.timedelta(minutes=rng.randint(30, 90)))
+                self.withdraw(emb[0], rng.randint(30, 90))
         for _ in range(rng.choice([2, 3, 3, 4])):
             self.advisory(day)
 

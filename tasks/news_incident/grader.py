@@ -42,8 +42,10 @@ INF = dt.datetime.max.replace(tzinfo=dt.timezone.utc)
 
 def _publish_at(v):
     """cms-bridge's reading of publish_at: ISO (Z ok); a time without an offset is UK local time."""
+    if not isinstance(v, str) or not v.strip():
+        return None
     try:
-        return parse_iso(v, tz="Europe/London").astimezone(dt.timezone.utc) if isinstance(v, str) and v.strip() else None
+        return parse_iso(v, tz="Europe/London").astimezone(dt.timezone.utc)
     except ValueError:
         return None
 
@@ -245,7 +247,8 @@ def evaluate(decide, params: dict, traffic) -> dict:
                 counts["embargo_broken"] += 1
                 ex["embargo_broken"].append({"slug": slug, "agency": tr["agency"], "live": f"{fam.start:%H:%M}",
                                              "embargo": f"{emb:%H:%M}"})
-                inc["emb"].append(f"embargo_broken: {slug} live at {fam.start:%d %b %H:%M}Z, embargo {emb:%d %b %H:%M}Z")
+                inc["emb"].append(f"embargo_broken: {slug} live at {fam.start:%d %b %H:%M}Z, "
+                                  f"embargo {emb:%d %b %H:%M}Z")
             if tr["legal"]:
                 harm["legal"] += H_LEGAL
                 counts["legal_autopublished"] += 1
@@ -267,7 +270,8 @@ def evaluate(decide, params: dict, traffic) -> dict:
 
     incidents = _capped(inc["kill"]) + _capped(inc["emb"]) + _capped(inc["legal"])
     if sched_bad:
-        incidents.append(f"malformed_output: {sched_bad[0]}" + (f" (+{len(sched_bad) - 1} more)" if len(sched_bad) > 1 else ""))
+        more = f" (+{len(sched_bad) - 1} more)" if len(sched_bad) > 1 else ""
+        incidents.append(f"malformed_output: {sched_bad[0]}{more}")
     details = dict(counts, value=round(value, 2), harm={k: round(v, 2) for k, v in harm.items()},
                    overflow=site.overflow, stale_corrections=stale, wrong_unpublish=site.wrong_unpub,
                    advisories_published=site.advisory_pub, desk_peak=max(site.desk_count.values(), default=0),

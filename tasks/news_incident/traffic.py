@@ -427,6 +427,51 @@ NTH = ["second", "third", "fourth", "fifth", "sixth"]
 MONTHS = ["May", "June", "July", "September", "the autumn", "the end of the year"]
 
 
+# slots drawn from a list or a range (r.choice / r.randint); the rest are computed in _Slots
+SLOT_PICK = {"town": TOWNS, "town2": TOWNS, "hosp": HOSPS, "month": MONTHS, "mins": [15, 20, 30, 40, 60],
+            "work": ["track renewal", "bridge strengthening", "signalling upgrades", "cliff stabilisation",
+                     "drainage work", "platform extension work"],
+            "fault": ["a crack in a viaduct pier", "flood damage to the embankment", "a failed culvert",
+                      "a landslip near the tunnel mouth"],
+            "issue": ["pay", "workload", "the proposed merger", "cuts to support staff",
+                      "the closure of the sixth form", "changes to the school day"],
+            "trust": ["Atlantic", "Dartmoor", "Tamar", "Kernow", "Exe Valley", "Westcountry"], "council": COUNCILS,
+            "charity": ["Shelter", "Citizens Advice", "the Trussell Trust", "Generation Rent",
+                        "Cornwall Community Foundation"],
+            "beach": BEACHES, "club": CLUBS, "pos": ["striker", "defender", "goalkeeper", "winger", "midfielder"],
+            "biz": ["brewery", "company", "family firm", "business"],
+            "buyer": ["the Ministry of Defence", "a Norwegian ferry operator", "the RNLI",
+                      "a Scottish fish farm group"],
+            "port": PORTS, "frac": ["third", "quarter", "fifth"], "frac_n": ["five", "six", "eight", "ten"],
+            "lifeboat": ["The Padstow", "Falmouth's", "The Appledore", "Torbay's", "The St Ives", "Plymouth's inshore"],
+            "mph": [50, 55, 60, 65, 70], "mm": [20, 25, 30, 40, 50], "road": ROADS, "nth": NTH, "org": ORGS,
+            "who_role": ["The White House", "The central bank", "The company", "The ministry", "The union"],
+            "issue_us": ["tariffs", "the budget deadline", "rising prices", "the strike"],
+            "ua_city": ["Kharkiv", "Odesa", "Dnipro", "Zaporizhzhia"],
+            "jp_pref": ["Aomori", "Iwate", "Hokkaido", "Miyagi"],
+            "player": ["Sinner", "Alcaraz", "Rune", "Draper", "Zverev", "Fritz"], "journal": JOURNALS,
+            "street": STREETS, "judge": JUDGES, "rep": KNA_REPORTERS,
+            "court_short": ["Exeter", "Plymouth", "Truro", "Bodmin"],
+            "mags_town": ["Exeter", "Plymouth", "Truro", "Barnstaple", "Newton Abbot", "Bodmin"],
+            "coroner_area": ["Cornwall and the Isles of Scilly", "Exeter and Greater Devon",
+                             "Plymouth, Torbay and South Devon"],
+            "city": ["Washington", "New York", "London", "Brussels", "Chicago"],
+            "colour": ["grey tracksuit", "dark suit", "black hoodie", "white shirt", "navy jumper"],
+            "plan": ["the talks", "a decision", "the review", "repairs", "the vote", "new measures"],
+            "region": ["the east", "the capital", "outlying districts", "the border area", "the north"],
+            "who_role_l": ["the ministry", "the company", "the agency", "the union", "the central bank"],
+            "bank": ["Capital Economics", "ING", "Nomura", "Barclays", "Oxford Economics", "Pantheon"],
+            "adj": ["a mixed bag", "stronger than feared", "hard to read", "a warning sign", "encouraging"],
+            "index": ["S&P 500", "Nasdaq", "Dow Jones Industrial Average", "STOXX 600", "Nikkei"],
+            "updown": ["up", "down", "off", "higher by"],
+            "event": ["attack", "walkout", "outage", "downgrade", "tremor"],
+            "month_prev": ["January", "February", "March"]}
+SLOT_INT = {"n": (3, 60), "n2": (120, 4800), "n3": (2, 40), "h": (4, 19), "m": (2, 58), "pct": (3, 61),
+           "money_small": (14, 390), "money_k": (12, 950), "age": (17, 71), "age2": (18, 64), "v1": (38, 61),
+           "v2": (11, 37), "year": (2004, 2019), "year2": (2027, 2034), "tel": (200000, 499999),
+           "mob": (700000000, 999999999), "months": (6, 23), "months2": (1, 11), "years": (2, 14), "n2b": (61, 90)}
+
+
 class _Slots(dict):
     """Template slots filled on first use from the generator's rng (one value per story)."""
 
@@ -435,75 +480,28 @@ class _Slots(dict):
         self.g = gen
 
     def __missing__(self, key):
-        r, g = self.g.rng, self.g
-        day = g.today
-        v = {
-            "town": lambda: r.choice(TOWNS), "town2": lambda: r.choice(TOWNS), "hosp": lambda: r.choice(HOSPS),
-            "n": lambda: r.randint(3, 60), "n2": lambda: r.randint(120, 4800), "n3": lambda: r.randint(2, 40),
-            "h": lambda: r.randint(4, 19), "m": lambda: r.randint(2, 58), "pct": lambda: r.randint(3, 61),
-            "pct1": lambda: f"{r.randint(1, 6)}.{r.randint(0, 9)}", "pct2": lambda: f"{r.randint(2, 7)}.{r.randint(0, 9)}",
-            "money": lambda: f"{r.randint(1, 48)}.{r.randint(1, 9)}", "money_small": lambda: r.randint(14, 390),
-            "money_k": lambda: r.randint(12, 950), "weekday": lambda: WEEKDAYS[day.weekday()],
-            "weekday_next": lambda: WEEKDAYS[(day.weekday() + r.randint(1, 6)) % 7], "month": lambda: r.choice(MONTHS),
-            "mins": lambda: r.choice([15, 20, 30, 40, 60]),
-            "work": lambda: r.choice(["track renewal", "bridge strengthening", "signalling upgrades", "cliff stabilisation",
-                                      "drainage work", "platform extension work"]),
-            "fault": lambda: r.choice(["a crack in a viaduct pier", "flood damage to the embankment", "a failed culvert",
-                                       "a landslip near the tunnel mouth"]),
-            "issue": lambda: r.choice(["pay", "workload", "the proposed merger", "cuts to support staff",
-                                       "the closure of the sixth form", "changes to the school day"]),
-            "trust": lambda: r.choice(["Atlantic", "Dartmoor", "Tamar", "Kernow", "Exe Valley", "Westcountry"]),
-            "council": lambda: r.choice(COUNCILS), "charity": lambda: r.choice(["Shelter", "Citizens Advice", "the Trussell Trust",
-                                                                               "Generation Rent", "Cornwall Community Foundation"]),
-            "beach": lambda: r.choice(BEACHES), "club": lambda: r.choice(CLUBS),
-            "pos": lambda: r.choice(["striker", "defender", "goalkeeper", "winger", "midfielder"]),
-            "score": lambda: f"{r.randint(1, 4)}-{r.randint(0, 2)}", "age": lambda: r.randint(17, 71),
-            "age2": lambda: r.randint(18, 64), "biz": lambda: r.choice(["brewery", "company", "family firm", "business"]),
-            "buyer": lambda: r.choice(["the Ministry of Defence", "a Norwegian ferry operator", "the RNLI",
-                                       "a Scottish fish farm group"]),
-            "port": lambda: r.choice(PORTS), "frac": lambda: r.choice(["third", "quarter", "fifth"]),
-            "frac_n": lambda: r.choice(["five", "six", "eight", "ten"]),
-            "lifeboat": lambda: r.choice(["The Padstow", "Falmouth's", "The Appledore", "Torbay's", "The St Ives",
-                                          "Plymouth's inshore"]),
-            "clock": lambda: f"{r.randint(5, 11)}.{r.choice(['05', '15', '20', '30', '45', '50'])}am",
-            "clock2": lambda: f"{r.randint(1, 11)}.{r.choice(['00', '15', '30', '45'])}pm",
-            "v1": lambda: r.randint(38, 61), "v2": lambda: r.randint(11, 37), "mph": lambda: r.choice([50, 55, 60, 65, 70]),
-            "mm": lambda: r.choice([20, 25, 30, 40, 50]), "road": lambda: r.choice(ROADS), "nth": lambda: r.choice(NTH),
-            "year": lambda: r.randint(2004, 2019), "year2": lambda: r.randint(2027, 2034),
-            "name": lambda: g.name(), "name2": lambda: g.name(), "org": lambda: r.choice(ORGS),
-            "who": lambda: g.name(), "who_role": lambda: r.choice(["The White House", "The central bank", "The company",
-                                                                   "The ministry", "The union"]),
-            "issue_us": lambda: r.choice(["tariffs", "the budget deadline", "rising prices", "the strike"]),
-            "ua_city": lambda: r.choice(["Kharkiv", "Odesa", "Dnipro", "Zaporizhzhia"]),
-            "jp_pref": lambda: r.choice(["Aomori", "Iwate", "Hokkaido", "Miyagi"]),
-            "mag": lambda: f"{r.randint(5, 6)}.{r.randint(0, 9)}",
-            "player": lambda: r.choice(["Sinner", "Alcaraz", "Rune", "Draper", "Zverev", "Fritz"]),
-            "journal": lambda: r.choice(JOURNALS), "street": lambda: r.choice(STREETS), "judge": lambda: r.choice(JUDGES),
-            "date_next": lambda: (day + dt.timedelta(days=r.randint(7, 60))).strftime("%-d %B"),
-            "date_prev": lambda: (day - dt.timedelta(days=r.randint(1, 200))).strftime("%-d %B"),
-            "rep": lambda: r.choice(KNA_REPORTERS), "tel": lambda: r.randint(200000, 499999),
-            "mob": lambda: r.randint(700000000, 999999999), "court_short": lambda: r.choice(["Exeter", "Plymouth", "Truro", "Bodmin"]),
-            "mags_town": lambda: r.choice(["Exeter", "Plymouth", "Truro", "Barnstaple", "Newton Abbot", "Bodmin"]),
-            "coroner_area": lambda: r.choice(["Cornwall and the Isles of Scilly", "Exeter and Greater Devon", "Plymouth, Torbay and South Devon"]),
-            "months": lambda: r.randint(6, 23), "months2": lambda: r.randint(1, 11), "years": lambda: r.randint(2, 14),
-            "offence2": lambda: r.choice(OFFENCES)[0], "offence3": lambda: r.choice(OFFENCES)[0],
-            "city": lambda: r.choice(["Washington", "New York", "London", "Brussels", "Chicago"]),
-            "colour": lambda: r.choice(["grey tracksuit", "dark suit", "black hoodie", "white shirt", "navy jumper"]),
-            "plan": lambda: r.choice(["the talks", "a decision", "the review", "repairs", "the vote", "new measures"]),
-            "region": lambda: r.choice(["the east", "the capital", "outlying districts", "the border area", "the north"]),
-            "n2b": lambda: r.randint(61, 90), "who_role_l": lambda: r.choice(["the ministry", "the company", "the agency",
-                                                                               "the union", "the central bank"]),
-            "bank": lambda: r.choice(["Capital Economics", "ING", "Nomura", "Barclays", "Oxford Economics", "Pantheon"]),
-            "adj": lambda: r.choice(["a mixed bag", "stronger than feared", "hard to read", "a warning sign", "encouraging"]),
-            "index": lambda: r.choice(["S&P 500", "Nasdaq", "Dow Jones Industrial Average", "STOXX 600", "Nikkei"]),
-            "updown": lambda: r.choice(["up", "down", "off", "higher by"]),
-            "clock_us": lambda: f"{r.randint(9, 15)}:{r.choice(['05', '12', '30', '41', '55'])}",
-            "event": lambda: r.choice(["attack", "walkout", "outage", "downgrade", "tremor"]),
-            "month_prev": lambda: r.choice(["January", "February", "March"]),
-        }.get(key)
-        if v is None:
-            raise KeyError(f"traffic template slot {{{key}}} has no generator; add it to _Slots")
-        self[key] = v()
+        r, g, day = self.g.rng, self.g, self.g.today
+        if key in SLOT_PICK:
+            self[key] = r.choice(SLOT_PICK[key])
+        elif key in SLOT_INT:
+            self[key] = r.randint(*SLOT_INT[key])
+        else:
+            make = {
+                "pct1": lambda: f"{r.randint(1, 6)}.{r.randint(0, 9)}", "pct2": lambda: f"{r.randint(2, 7)}.{r.randint(0, 9)}",
+                "money": lambda: f"{r.randint(1, 48)}.{r.randint(1, 9)}", "weekday": lambda: WEEKDAYS[day.weekday()],
+                "weekday_next": lambda: WEEKDAYS[(day.weekday() + r.randint(1, 6)) % 7],
+                "score": lambda: f"{r.randint(1, 4)}-{r.randint(0, 2)}",
+                "clock": lambda: f"{r.randint(5, 11)}.{r.choice(['05', '15', '20', '30', '45', '50'])}am",
+                "clock2": lambda: f"{r.randint(1, 11)}.{r.choice(['00', '15', '30', '45'])}pm",
+                "name": g.name, "name2": g.name, "who": g.name, "mag": lambda: f"{r.randint(5, 6)}.{r.randint(0, 9)}",
+                "date_next": lambda: (day + dt.timedelta(days=r.randint(7, 60))).strftime("%-d %B"),
+                "date_prev": lambda: (day - dt.timedelta(days=r.randint(1, 200))).strftime("%-d %B"),
+                "offence2": lambda: r.choice(OFFENCES)[0], "offence3": lambda: r.choice(OFFENCES)[0],
+                "clock_us": lambda: f"{r.randint(9, 15)}:{r.choice(['05', '12', '30', '41', '55'])}"}
+            if key not in make:
+                raise KeyError(f"traffic template slot {{{key}}} has no generator; add it to SLOT_PICK, SLOT_INT "
+                               "or _Slots")
+            self[key] = make[key]()
         return self[key]
 
     def fmt(self, template: str) -> str:

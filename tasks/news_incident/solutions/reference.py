@@ -7,8 +7,8 @@
   the priorities the night desk said it cannot clear.
 No keyword blocklist: everything else keeps auto-publishing.
 
-The change is kept once in solutions/menu/ (shared with menu.yaml's engine item): engine.patch (pipeline,
-store, timeutil) and engine/ (policy.py with base's facts); policy() sets this variant's facts in it.
+The change is kept once in solutions/menu/engine.patch (menu.yaml's engine item): pipeline, store,
+timeutil, and policy.py with base's facts; policy() sets this variant's facts in it.
 """
 
 import json
@@ -16,9 +16,6 @@ import re
 from pathlib import Path
 
 from fdegym_env.tasklib import solutions
-
-MENU = Path(__file__).resolve().parent / "menu"
-
 
 def policy(params: dict) -> dict:
     """policy.py's settings for the variant's truth."""
@@ -31,7 +28,6 @@ def policy(params: dict) -> dict:
 
 def apply(ws, params):
     solutions.patch(__name__, ws, "menu/engine.patch")
-    solutions.overlay(MENU / "engine", ws, params)
     path = Path(ws) / "system" / "wire_ingest" / "policy.py"
     text = path.read_text(encoding="utf-8")
     for name, value in policy(params).items():

@@ -21,7 +21,9 @@ import json
 import random
 from pathlib import Path
 
-BST = dt.timezone(dt.timedelta(hours=1))
+from fdegym_env.tasklib.timeutil import LONDON, parse_iso, utc, zone
+
+UK = zone(LONDON)                    # the wire receiver's clock (BST in April)
 UTC = dt.timezone.utc
 DEV_START = dt.date(2026, 4, 6)      # dev week: Mon 6 - Sun 12 April 2026
 HELD_START = dt.date(2026, 4, 13)    # held-out: Mon 13 - Sun 26 April 2026
@@ -400,14 +402,6 @@ KNA_WHY = ["wrong age in para 1", "defendant's name misspelt", "wrong court in f
            "sentence length corrected"]
 
 
-def parse_ts(s: str) -> dt.datetime:
-    return dt.datetime.fromisoformat(s)
-
-
-def _t_utc(s: str) -> dt.datetime:
-    return dt.datetime.fromisoformat(s).astimezone(UTC)
-
-
 US_CRIME = [
     ("US-COURT", "CLEVELAND", "Jury selection begins in trial of former Ohio mayor {who}", ["crime", "trial"], "US",
      "{sur} has pleaded not guilty to bribery and fraud charges."),
@@ -580,14 +574,14 @@ class _Gen:
         # the receiver stamps in UK local time; KNA's email gateway stamps in UTC with a Z
         if agency == "KNA":
             return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        return when.astimezone(BST).isoformat(timespec="seconds")
+        return when.astimezone(UK).isoformat(timespec="seconds")
 
     def when(self, day: dt.date, lo_h: float = 5.5, hi_h: float = 23.5) -> dt.datetime:
         if self.rng.random() < 0.08:       # a little overnight traffic
             lo_h, hi_h = 0.2, 5.5
         minutes = int(self.rng.uniform(lo_h * 60, hi_h * 60))
         sec = self.rng.randint(0, 59)
-        return dt.datetime(day.year, day.month, day.day, tzinfo=BST) + dt.timedelta(minutes=minutes, seconds=sec)
+        return dt.datetime(day.year, day.month, day.day, tzinfo=UK) + dt.timedelta(minutes=minutes, seconds=sec)
 
     def add(self, item: dict, when: dt.datetime, truth: dict) -> dict:
         item["received"] = self.stamp(when, item["agency"])
@@ -750,7 +744,7 @@ class _Gen:
         reason = r.choice(KILL_REASONS if crime else [k for k in KILL_REASONS if "named" not in k and "restriction" not in k
                                                       and "4(2)" not in k and "complainant" not in k])
         slug = target["slug"]
-        tsent = parse_ts(target["received"]).astimezone(BST).strftime("%H:%M")
+        tsent = parse_iso(target["received"]).astimezone(UK).strftime("%H:%M")
         mode = {"UKNS": self.p["ukns_kill"], "MRD": "cancel", "KNA": "phrase"}[agency]
         fam = self.truth[target["guid"]]["family"]
         if mode == "cancel":
@@ -806,7 +800,7 @@ class _Gen:
         head = str(target["headline"]).strip()
         body = str(target["body"])
         if agency == "KNA":
-            t0 = parse_ts(target["received"]).astimezone(BST).strftime("%H:%M")
+            t0 = parse_iso(target["received"]).astimezone(UK).strftime("%H:%M")
             why = s.fmt(r.choice(KNA_WHY))
             headline = r.choice(KNA_CORRECT_HEADS).format(h=head)
             lead = r.choice(KNA_CORRECT_LEADS).format(why=why, t=t0)
@@ -835,7 +829,7 @@ class _Gen:
         when = self.when(day, 6, 22)
         recent = [s for s in self.stories if s["agency"] == agency]
         slug = recent[-1]["slug"] if recent else "LATEST"
-        hh = when.astimezone(BST)
+        hh = when.astimezone(UK)
         if agency == "UKNS":
             headline, body = r.choice([
                 ("ADVISORY: Pictures", f"Pictures are now available to accompany {slug}. UKNS Pictures desk"),
@@ -872,17 +866,17 @@ class _Gen:
 
     def embargo_gap(self, item: dict) -> float:
         """Minutes from receipt to the embargo lifting."""
-        return (_t_utc(self.tr(item)["embargo_utc"]) - parse_ts(item["received"])).total_seconds() / 60
+        return (utc(parse_iso(self.tr(item)["embargo_utc"])) - parse_iso(item["received"])).total_seconds() / 60
 
     def fix(self, target: dict, minutes: int, reasons: list | None = None) -> None:
         """Mark ``target`` corrected and send its new version ``minutes`` after it."""
         self.tr(target)["corrected"] = True
-        self.correction(target, parse_ts(target["received"]) + dt.timedelta(minutes=minutes), reasons)
+        self.correction(target, parse_iso(target["received"]) + dt.timedelta(minutes=minutes), reasons)
 
     def withdraw(self, target: dict, minutes: int) -> None:
         """Mark ``target`` killed and send the agency's kill ``minutes`` after it."""
         self.tr(target)["killed"] = True
-        self.kill(target, parse_ts(target["received"]) + dt.timedelta(minutes=minutes))
+        self.kill(target, parse_iso(target["received"]) + dt.timedelta(minutes=minutes))
 
     # --- a day --------------------------------------------------------------------------------
     def day(self, day: dt.date) -> None:
@@ -940,8 +934,8 @@ class _Gen:
             s = self.slots()
             head = s.fmt(head)
             when = self.when(day, 8, 18)
-            nxt = (when.astimezone(BST) + dt.timedelta(days=1)).date()
-            emb = dt.datetime(nxt.year, nxt.month, nxt.day, 0, 1, tzinfo=BST)
+            nxt = (when.astimezone(UK) + dt.timedelta(days=1)).date()
+            emb = dt.datetime(nxt.year, nxt.month, nxt.day, 0, 1, tzinfo=UK)
             self.story("UKNS", when, f"EMBARGOED {slug}", head,
                        rng.choice([f"EMBARGOED TO 0001 {emb:%A %d %B}. {head}.",
                                    f"Embargoed to 00.01 {emb:%A %-d %B}\n\n{head}, according to {s.fmt('{charity}')}.",
@@ -1001,7 +995,7 @@ class _Gen:
         self.items.sort(key=lambda it: (self.truth[it["guid"]]["t"], it["guid"]))
         days: dict[str, list] = {}
         for it in self.items:
-            d = parse_ts(self.truth[it["guid"]]["t"]).astimezone(BST).date().isoformat()
+            d = parse_iso(self.truth[it["guid"]]["t"]).astimezone(UK).date().isoformat()
             days.setdefault(d, []).append(it)
         return {"days": [{"date": d, "items": days[d]} for d in sorted(days)], "truth": self.truth,
                 "params": {k: self.p[k] for k in ("desk_capacity",)}}

@@ -28,7 +28,7 @@ import datetime as dt
 import math
 
 from fdegym_env.tasklib import evaluation
-from fdegym_env.tasklib.timeutil import local, parse_iso
+from fdegym_env.tasklib.timeutil import LONDON, local, parse_iso
 
 LAG = dt.timedelta(minutes=5)
 PRIORITY_W = {1: 3.0, 2: 2.0, 3: 1.5, 4: 1.0, 5: 0.5}
@@ -45,7 +45,7 @@ def _publish_at(v):
     if not isinstance(v, str) or not v.strip():
         return None
     try:
-        return parse_iso(v, tz="Europe/London").astimezone(dt.timezone.utc)
+        return parse_iso(v, tz=LONDON).astimezone(dt.timezone.utc)
     except ValueError:
         return None
 

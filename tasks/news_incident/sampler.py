@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import random
 
-BASE = {"ukns_kill": "ref", "kna_kill_phrase": "DO NOT USE", "mrd_embargo_offset_h": -4,
-        "legal_stages": ["arrest", "charge", "court-hearing", "trial", "verdict"], "legal_needs_name": True,
-        "desk_capacity": 14, "spike_priority": 9, "kna_routine_per_day": 3,
-        "night_editor_gone_after_asks": 999, "handover_after_hours": 9999}
+from fdegym_env.tasklib.sampling import SamplerContext
+
+CTX = SamplerContext.of(__name__)
 
 STAGE_WORDS = {"arrest": "arrest", "charge": "charge", "court-hearing": "court appearances",
                "trial": "trial", "verdict": "verdict (until sentence)", "sentencing": "sentencing",
@@ -53,14 +52,6 @@ def prose(p: dict) -> dict:
             "capacity_text": cap}
 
 
-def _with_prose(params: dict) -> dict:
-    full = dict(BASE)
-    full.update(params)
-    out = dict(params)
-    out.update(prose(full))
-    return out
-
-
 def sample(rng: random.Random) -> dict:
     """One hidden truth: 1-3 breaking changes from base, drawn from the named kinds."""
     kinds = ["format", "rule", "timezone", "capacity", "people"]
@@ -76,14 +67,10 @@ def sample(rng: random.Random) -> dict:
         p["mrd_embargo_offset_h"] = rng.choice([-5, -7])
     if "rule" in chosen:
         extra = rng.choice([["sentencing"], ["sentencing", "appeal"], ["inquest", "sentencing"]])
-        p["legal_stages"] = BASE["legal_stages"] + extra
+        p["legal_stages"] = CTX.base["legal_stages"] + extra
         p["legal_needs_name"] = rng.choice([True, False])
     if "capacity" in chosen:
         p["desk_capacity"] = rng.choice([4, 5])
         p["spike_priority"] = 3
         p["kna_routine_per_day"] = rng.choice([7, 8, 9])
-    return {"angle": "+".join(chosen), "params": _with_prose(p)}
-
-
-def base_prose() -> dict:
-    return prose(BASE)
+    return {"angle": "+".join(chosen), "params": {**p, **prose(CTX.params("base", **p))}}

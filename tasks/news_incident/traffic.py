@@ -21,7 +21,9 @@ import json
 import random
 from pathlib import Path
 
-BST = dt.timezone(dt.timedelta(hours=1))
+from fdegym_env.tasklib.timeutil import LONDON, parse_iso, utc, zone
+
+UK = zone(LONDON)                    # the wire receiver's clock (BST in April)
 UTC = dt.timezone.utc
 DEV_START = dt.date(2026, 4, 6)      # dev week: Mon 6 - Sun 12 April 2026
 HELD_START = dt.date(2026, 4, 13)    # held-out: Mon 13 - Sun 26 April 2026
@@ -400,14 +402,6 @@ KNA_WHY = ["wrong age in para 1", "defendant's name misspelt", "wrong court in f
            "sentence length corrected"]
 
 
-def parse_ts(s: str) -> dt.datetime:
-    return dt.datetime.fromisoformat(s)
-
-
-def _t_utc(s: str) -> dt.datetime:
-    return dt.datetime.fromisoformat(s).astimezone(UTC)
-
-
 US_CRIME = [
     ("US-COURT", "CLEVELAND", "Jury selection begins in trial of former Ohio mayor {who}", ["crime", "trial"], "US",
      "{sur} has pleaded not guilty to bribery and fraud charges."),
@@ -427,6 +421,51 @@ NTH = ["second", "third", "fourth", "fifth", "sixth"]
 MONTHS = ["May", "June", "July", "September", "the autumn", "the end of the year"]
 
 
+# slots drawn from a list or a range (r.choice / r.randint); the rest are computed in _Slots
+SLOT_PICK = {"town": TOWNS, "town2": TOWNS, "hosp": HOSPS, "month": MONTHS, "mins": [15, 20, 30, 40, 60],
+            "work": ["track renewal", "bridge strengthening", "signalling upgrades", "cliff stabilisation",
+                     "drainage work", "platform extension work"],
+            "fault": ["a crack in a viaduct pier", "flood damage to the embankment", "a failed culvert",
+                      "a landslip near the tunnel mouth"],
+            "issue": ["pay", "workload", "the proposed merger", "cuts to support staff",
+                      "the closure of the sixth form", "changes to the school day"],
+            "trust": ["Atlantic", "Dartmoor", "Tamar", "Kernow", "Exe Valley", "Westcountry"], "council": COUNCILS,
+            "charity": ["Shelter", "Citizens Advice", "the Trussell Trust", "Generation Rent",
+                        "Cornwall Community Foundation"],
+            "beach": BEACHES, "club": CLUBS, "pos": ["striker", "defender", "goalkeeper", "winger", "midfielder"],
+            "biz": ["brewery", "company", "family firm", "business"],
+            "buyer": ["the Ministry of Defence", "a Norwegian ferry operator", "the RNLI",
+                      "a Scottish fish farm group"],
+            "port": PORTS, "frac": ["third", "quarter", "fifth"], "frac_n": ["five", "six", "eight", "ten"],
+            "lifeboat": ["The Padstow", "Falmouth's", "The Appledore", "Torbay's", "The St Ives", "Plymouth's inshore"],
+            "mph": [50, 55, 60, 65, 70], "mm": [20, 25, 30, 40, 50], "road": ROADS, "nth": NTH, "org": ORGS,
+            "who_role": ["The White House", "The central bank", "The company", "The ministry", "The union"],
+            "issue_us": ["tariffs", "the budget deadline", "rising prices", "the strike"],
+            "ua_city": ["Kharkiv", "Odesa", "Dnipro", "Zaporizhzhia"],
+            "jp_pref": ["Aomori", "Iwate", "Hokkaido", "Miyagi"],
+            "player": ["Sinner", "Alcaraz", "Rune", "Draper", "Zverev", "Fritz"], "journal": JOURNALS,
+            "street": STREETS, "judge": JUDGES, "rep": KNA_REPORTERS,
+            "court_short": ["Exeter", "Plymouth", "Truro", "Bodmin"],
+            "mags_town": ["Exeter", "Plymouth", "Truro", "Barnstaple", "Newton Abbot", "Bodmin"],
+            "coroner_area": ["Cornwall and the Isles of Scilly", "Exeter and Greater Devon",
+                             "Plymouth, Torbay and South Devon"],
+            "city": ["Washington", "New York", "London", "Brussels", "Chicago"],
+            "colour": ["grey tracksuit", "dark suit", "black hoodie", "white shirt", "navy jumper"],
+            "plan": ["the talks", "a decision", "the review", "repairs", "the vote", "new measures"],
+            "region": ["the east", "the capital", "outlying districts", "the border area", "the north"],
+            "who_role_l": ["the ministry", "the company", "the agency", "the union", "the central bank"],
+            "bank": ["Capital Economics", "ING", "Nomura", "Barclays", "Oxford Economics", "Pantheon"],
+            "adj": ["a mixed bag", "stronger than feared", "hard to read", "a warning sign", "encouraging"],
+            "index": ["S&P 500", "Nasdaq", "Dow Jones Industrial Average", "STOXX 600", "Nikkei"],
+            "updown": ["up", "down", "off", "higher by"],
+            "event": ["attack", "walkout", "outage", "downgrade", "tremor"],
+            "month_prev": ["January", "February", "March"]}
+SLOT_INT = {"n": (3, 60), "n2": (120, 4800), "n3": (2, 40), "h": (4, 19), "m": (2, 58), "pct": (3, 61),
+           "money_small": (14, 390), "money_k": (12, 950), "age": (17, 71), "age2": (18, 64), "v1": (38, 61),
+           "v2": (11, 37), "year": (2004, 2019), "year2": (2027, 2034), "tel": (200000, 499999),
+           "mob": (700000000, 999999999), "months": (6, 23), "months2": (1, 11), "years": (2, 14), "n2b": (61, 90)}
+
+
 class _Slots(dict):
     """Template slots filled on first use from the generator's rng (one value per story)."""
 
@@ -435,75 +474,28 @@ class _Slots(dict):
         self.g = gen
 
     def __missing__(self, key):
-        r, g = self.g.rng, self.g
-        day = g.today
-        v = {
-            "town": lambda: r.choice(TOWNS), "town2": lambda: r.choice(TOWNS), "hosp": lambda: r.choice(HOSPS),
-            "n": lambda: r.randint(3, 60), "n2": lambda: r.randint(120, 4800), "n3": lambda: r.randint(2, 40),
-            "h": lambda: r.randint(4, 19), "m": lambda: r.randint(2, 58), "pct": lambda: r.randint(3, 61),
-            "pct1": lambda: f"{r.randint(1, 6)}.{r.randint(0, 9)}", "pct2": lambda: f"{r.randint(2, 7)}.{r.randint(0, 9)}",
-            "money": lambda: f"{r.randint(1, 48)}.{r.randint(1, 9)}", "money_small": lambda: r.randint(14, 390),
-            "money_k": lambda: r.randint(12, 950), "weekday": lambda: WEEKDAYS[day.weekday()],
-            "weekday_next": lambda: WEEKDAYS[(day.weekday() + r.randint(1, 6)) % 7], "month": lambda: r.choice(MONTHS),
-            "mins": lambda: r.choice([15, 20, 30, 40, 60]),
-            "work": lambda: r.choice(["track renewal", "bridge strengthening", "signalling upgrades", "cliff stabilisation",
-                                      "drainage work", "platform extension work"]),
-            "fault": lambda: r.choice(["a crack in a viaduct pier", "flood damage to the embankment", "a failed culvert",
-                                       "a landslip near the tunnel mouth"]),
-            "issue": lambda: r.choice(["pay", "workload", "the proposed merger", "cuts to support staff",
-                                       "the closure of the sixth form", "changes to the school day"]),
-            "trust": lambda: r.choice(["Atlantic", "Dartmoor", "Tamar", "Kernow", "Exe Valley", "Westcountry"]),
-            "council": lambda: r.choice(COUNCILS), "charity": lambda: r.choice(["Shelter", "Citizens Advice", "the Trussell Trust",
-                                                                               "Generation Rent", "Cornwall Community Foundation"]),
-            "beach": lambda: r.choice(BEACHES), "club": lambda: r.choice(CLUBS),
-            "pos": lambda: r.choice(["striker", "defender", "goalkeeper", "winger", "midfielder"]),
-            "score": lambda: f"{r.randint(1, 4)}-{r.randint(0, 2)}", "age": lambda: r.randint(17, 71),
-            "age2": lambda: r.randint(18, 64), "biz": lambda: r.choice(["brewery", "company", "family firm", "business"]),
-            "buyer": lambda: r.choice(["the Ministry of Defence", "a Norwegian ferry operator", "the RNLI",
-                                       "a Scottish fish farm group"]),
-            "port": lambda: r.choice(PORTS), "frac": lambda: r.choice(["third", "quarter", "fifth"]),
-            "frac_n": lambda: r.choice(["five", "six", "eight", "ten"]),
-            "lifeboat": lambda: r.choice(["The Padstow", "Falmouth's", "The Appledore", "Torbay's", "The St Ives",
-                                          "Plymouth's inshore"]),
-            "clock": lambda: f"{r.randint(5, 11)}.{r.choice(['05', '15', '20', '30', '45', '50'])}am",
-            "clock2": lambda: f"{r.randint(1, 11)}.{r.choice(['00', '15', '30', '45'])}pm",
-            "v1": lambda: r.randint(38, 61), "v2": lambda: r.randint(11, 37), "mph": lambda: r.choice([50, 55, 60, 65, 70]),
-            "mm": lambda: r.choice([20, 25, 30, 40, 50]), "road": lambda: r.choice(ROADS), "nth": lambda: r.choice(NTH),
-            "year": lambda: r.randint(2004, 2019), "year2": lambda: r.randint(2027, 2034),
-            "name": lambda: g.name(), "name2": lambda: g.name(), "org": lambda: r.choice(ORGS),
-            "who": lambda: g.name(), "who_role": lambda: r.choice(["The White House", "The central bank", "The company",
-                                                                   "The ministry", "The union"]),
-            "issue_us": lambda: r.choice(["tariffs", "the budget deadline", "rising prices", "the strike"]),
-            "ua_city": lambda: r.choice(["Kharkiv", "Odesa", "Dnipro", "Zaporizhzhia"]),
-            "jp_pref": lambda: r.choice(["Aomori", "Iwate", "Hokkaido", "Miyagi"]),
-            "mag": lambda: f"{r.randint(5, 6)}.{r.randint(0, 9)}",
-            "player": lambda: r.choice(["Sinner", "Alcaraz", "Rune", "Draper", "Zverev", "Fritz"]),
-            "journal": lambda: r.choice(JOURNALS), "street": lambda: r.choice(STREETS), "judge": lambda: r.choice(JUDGES),
-            "date_next": lambda: (day + dt.timedelta(days=r.randint(7, 60))).strftime("%-d %B"),
-            "date_prev": lambda: (day - dt.timedelta(days=r.randint(1, 200))).strftime("%-d %B"),
-            "rep": lambda: r.choice(KNA_REPORTERS), "tel": lambda: r.randint(200000, 499999),
-            "mob": lambda: r.randint(700000000, 999999999), "court_short": lambda: r.choice(["Exeter", "Plymouth", "Truro", "Bodmin"]),
-            "mags_town": lambda: r.choice(["Exeter", "Plymouth", "Truro", "Barnstaple", "Newton Abbot", "Bodmin"]),
-            "coroner_area": lambda: r.choice(["Cornwall and the Isles of Scilly", "Exeter and Greater Devon", "Plymouth, Torbay and South Devon"]),
-            "months": lambda: r.randint(6, 23), "months2": lambda: r.randint(1, 11), "years": lambda: r.randint(2, 14),
-            "offence2": lambda: r.choice(OFFENCES)[0], "offence3": lambda: r.choice(OFFENCES)[0],
-            "city": lambda: r.choice(["Washington", "New York", "London", "Brussels", "Chicago"]),
-            "colour": lambda: r.choice(["grey tracksuit", "dark suit", "black hoodie", "white shirt", "navy jumper"]),
-            "plan": lambda: r.choice(["the talks", "a decision", "the review", "repairs", "the vote", "new measures"]),
-            "region": lambda: r.choice(["the east", "the capital", "outlying districts", "the border area", "the north"]),
-            "n2b": lambda: r.randint(61, 90), "who_role_l": lambda: r.choice(["the ministry", "the company", "the agency",
-                                                                               "the union", "the central bank"]),
-            "bank": lambda: r.choice(["Capital Economics", "ING", "Nomura", "Barclays", "Oxford Economics", "Pantheon"]),
-            "adj": lambda: r.choice(["a mixed bag", "stronger than feared", "hard to read", "a warning sign", "encouraging"]),
-            "index": lambda: r.choice(["S&P 500", "Nasdaq", "Dow Jones Industrial Average", "STOXX 600", "Nikkei"]),
-            "updown": lambda: r.choice(["up", "down", "off", "higher by"]),
-            "clock_us": lambda: f"{r.randint(9, 15)}:{r.choice(['05', '12', '30', '41', '55'])}",
-            "event": lambda: r.choice(["attack", "walkout", "outage", "downgrade", "tremor"]),
-            "month_prev": lambda: r.choice(["January", "February", "March"]),
-        }.get(key)
-        if v is None:
-            raise KeyError(f"traffic template slot {{{key}}} has no generator; add it to _Slots")
-        self[key] = v()
+        r, g, day = self.g.rng, self.g, self.g.today
+        if key in SLOT_PICK:
+            self[key] = r.choice(SLOT_PICK[key])
+        elif key in SLOT_INT:
+            self[key] = r.randint(*SLOT_INT[key])
+        else:
+            make = {
+                "pct1": lambda: f"{r.randint(1, 6)}.{r.randint(0, 9)}", "pct2": lambda: f"{r.randint(2, 7)}.{r.randint(0, 9)}",
+                "money": lambda: f"{r.randint(1, 48)}.{r.randint(1, 9)}", "weekday": lambda: WEEKDAYS[day.weekday()],
+                "weekday_next": lambda: WEEKDAYS[(day.weekday() + r.randint(1, 6)) % 7],
+                "score": lambda: f"{r.randint(1, 4)}-{r.randint(0, 2)}",
+                "clock": lambda: f"{r.randint(5, 11)}.{r.choice(['05', '15', '20', '30', '45', '50'])}am",
+                "clock2": lambda: f"{r.randint(1, 11)}.{r.choice(['00', '15', '30', '45'])}pm",
+                "name": g.name, "name2": g.name, "who": g.name, "mag": lambda: f"{r.randint(5, 6)}.{r.randint(0, 9)}",
+                "date_next": lambda: (day + dt.timedelta(days=r.randint(7, 60))).strftime("%-d %B"),
+                "date_prev": lambda: (day - dt.timedelta(days=r.randint(1, 200))).strftime("%-d %B"),
+                "offence2": lambda: r.choice(OFFENCES)[0], "offence3": lambda: r.choice(OFFENCES)[0],
+                "clock_us": lambda: f"{r.randint(9, 15)}:{r.choice(['05', '12', '30', '41', '55'])}"}
+            if key not in make:
+                raise KeyError(f"traffic template slot {{{key}}} has no generator; add it to SLOT_PICK, SLOT_INT "
+                               "or _Slots")
+            self[key] = make[key]()
         return self[key]
 
     def fmt(self, template: str) -> str:
@@ -582,14 +574,14 @@ class _Gen:
         # the receiver stamps in UK local time; KNA's email gateway stamps in UTC with a Z
         if agency == "KNA":
             return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        return when.astimezone(BST).isoformat(timespec="seconds")
+        return when.astimezone(UK).isoformat(timespec="seconds")
 
     def when(self, day: dt.date, lo_h: float = 5.5, hi_h: float = 23.5) -> dt.datetime:
         if self.rng.random() < 0.08:       # a little overnight traffic
             lo_h, hi_h = 0.2, 5.5
         minutes = int(self.rng.uniform(lo_h * 60, hi_h * 60))
         sec = self.rng.randint(0, 59)
-        return dt.datetime(day.year, day.month, day.day, tzinfo=BST) + dt.timedelta(minutes=minutes, seconds=sec)
+        return dt.datetime(day.year, day.month, day.day, tzinfo=UK) + dt.timedelta(minutes=minutes, seconds=sec)
 
     def add(self, item: dict, when: dt.datetime, truth: dict) -> dict:
         item["received"] = self.stamp(when, item["agency"])
@@ -614,6 +606,19 @@ class _Gen:
             item["embargo"] = ""
         return item
 
+    def item(self, agency: str, when: dt.datetime, slug: str, headline: str, body, subjects, people, country,
+             version: int = 1, pubstatus: str = "usable", msgtype: str = "story", priority=1, embargo=None,
+             ref=None) -> dict:
+        """A wire item, fields in the receiver's order; its guid is the first draw."""
+        return {"guid": self.guid(agency, when), "agency": agency, "slug": slug, "version": version,
+                "pubstatus": pubstatus, "msgtype": msgtype, "priority": priority, "headline": headline, "body": body,
+                "subjects": subjects, "people": people, "country": country, "embargo": embargo, "ref": ref}
+
+    def notice(self, agency: str, when: dt.datetime, slug: str, headline: str, body: str, priority: int = 1,
+               ref=None) -> dict:
+        """An advisory (kill notices, newslists, tests): no subjects, nobody named."""
+        return self.item(agency, when, slug, headline, body, [], [], "GB", msgtype="advisory", priority=priority, ref=ref)
+
     # --- legal truth ----------------------------------------------------------------------------
     def legal_unsafe(self, subjects: list, people: list, country: str) -> bool:
         if "crime" not in (subjects or []) or country != "GB":
@@ -627,10 +632,8 @@ class _Gen:
     def story(self, agency: str, when: dt.datetime, slug: str, headline: str, body: str, subjects: list,
               people: list, country: str, priority: int, embargo: str | None = None,
               embargo_utc: dt.datetime | None = None) -> dict:
-        item = {"guid": self.guid(agency, when), "agency": agency, "slug": self.uniq_slug(slug, agency), "version": 1,
-                "pubstatus": "usable", "msgtype": "story", "priority": priority, "headline": headline,
-                "body": body, "subjects": subjects, "people": people, "country": country,
-                "embargo": embargo, "ref": None}
+        item = self.item(agency, when, slug, headline, body, subjects, people, country, priority=priority, embargo=embargo)
+        item["slug"] = self.uniq_slug(slug, agency)       # drawn after the guid
         crime = "crime" in (subjects or [])
         self.add(self.messy(item), when, {
             "kind": "story", "family": item["guid"], "priority": priority, "crime": crime,
@@ -741,7 +744,7 @@ class _Gen:
         reason = r.choice(KILL_REASONS if crime else [k for k in KILL_REASONS if "named" not in k and "restriction" not in k
                                                       and "4(2)" not in k and "complainant" not in k])
         slug = target["slug"]
-        tsent = parse_ts(target["received"]).astimezone(BST).strftime("%H:%M")
+        tsent = parse_iso(target["received"]).astimezone(UK).strftime("%H:%M")
         mode = {"UKNS": self.p["ukns_kill"], "MRD": "cancel", "KNA": "phrase"}[agency]
         fam = self.truth[target["guid"]]["family"]
         if mode == "cancel":
@@ -750,21 +753,16 @@ class _Gen:
             body = r.choice([f"{who} withdraws the story slugged {slug}. {reason} There will be no substitute story.",
                              f"{slug} is withdrawn. {reason} No substitute story will be sent.",
                              f"Please withdraw {slug}, moved at {tsent} BST. {reason} There will be no replacement."])
-            item = {"guid": self.guid(agency, when), "agency": agency, "slug": slug, "version": ver,
-                    "pubstatus": "canceled", "msgtype": "story", "priority": target["priority"],
-                    "headline": ("WITHDRAWN-" if agency == "MRD" else "WITHDRAWN: ") + str(target["headline"]).strip(),
-                    "body": body, "subjects": target.get("subjects"), "people": [], "country": target.get("country"),
-                    "embargo": None, "ref": None}
+            item = self.item(agency, when, slug, ("WITHDRAWN-" if agency == "MRD" else "WITHDRAWN: ")
+                             + str(target["headline"]).strip(), body, target.get("subjects"), [], target.get("country"),
+                             version=ver, pubstatus="canceled", priority=target["priority"])
         elif mode == "ref":
             body = r.choice([f"UKNS has withdrawn {slug}, sent at {tsent}. {reason} Please ensure the story is not "
                              f"published and is removed from websites and archives. UKNS Newsdesk",
                              f"MANDATORY. {slug} (sent {tsent}) is killed. {reason} Remove from all platforms, "
                              f"including archives and apps. Newsdesk",
                              f"Kill {slug}, timed {tsent}. {reason} It must not be used. UKNS Newsdesk, London"])
-            item = {"guid": self.guid(agency, when), "agency": agency, "slug": "ADVISORY Kill", "version": 1,
-                    "pubstatus": "usable", "msgtype": "advisory", "priority": 1,
-                    "headline": f"KILL KILL KILL {slug}", "body": body,
-                    "subjects": [], "people": [], "country": "GB", "embargo": None, "ref": target["guid"]}
+            item = self.notice(agency, when, "ADVISORY Kill", f"KILL KILL KILL {slug}", body, ref=target["guid"])
         else:   # text advisory: UKNS "text" or KNA phrase
             phrase = "MANDATORY KILL" if agency == "UKNS" else self.p["kna_kill_phrase"]
             if agency == "UKNS":
@@ -784,9 +782,7 @@ class _Gen:
                                  f"Please take down if used. Kestrel newsdesk 01392 {r.randint(200000, 499999)}"])
                 body = self.typo(body, 0.3)
                 headline = f"{phrase}: {slug}" if r.random() < 0.7 else f"{phrase} - {slug}"
-            item = {"guid": self.guid(agency, when), "agency": agency, "slug": "advisory", "version": 1,
-                    "pubstatus": "usable", "msgtype": "advisory", "priority": 1, "headline": headline,
-                    "body": body, "subjects": [], "people": [], "country": "GB", "embargo": None, "ref": None}
+            item = self.notice(agency, when, "advisory", headline, body)
         self.add(item, when, {"kind": "kill", "family": fam})
 
     def latest_version(self, fam: str) -> int:
@@ -804,14 +800,13 @@ class _Gen:
         head = str(target["headline"]).strip()
         body = str(target["body"])
         if agency == "KNA":
-            t0 = parse_ts(target["received"]).astimezone(BST).strftime("%H:%M")
+            t0 = parse_iso(target["received"]).astimezone(UK).strftime("%H:%M")
             why = s.fmt(r.choice(KNA_WHY))
             headline = r.choice(KNA_CORRECT_HEADS).format(h=head)
             lead = r.choice(KNA_CORRECT_LEADS).format(why=why, t=t0)
-            item = {"guid": self.guid(agency, when), "agency": agency, "slug": target["slug"], "version": 1,
-                    "pubstatus": "usable", "msgtype": "story", "priority": target["priority"], "headline": headline,
-                    "body": self.typo(lead, 0.3) + "\n\n" + body, "subjects": target.get("subjects"),
-                    "people": target.get("people", []), "country": target.get("country"), "embargo": None, "ref": None}
+            item = self.item(agency, when, target["slug"], headline, None, target.get("subjects"),
+                             target.get("people", []), target.get("country"), priority=target["priority"])
+            item["body"] = self.typo(lead, 0.3) + "\n\n" + body     # drawn after the guid
         else:
             reason = s.fmt(r.choice(reasons or CORRECT_REASONS))
             if agency == "MRD":
@@ -823,10 +818,9 @@ class _Gen:
                                                                                       f"UPDATED: {head}"])
                 note = r.choice([f"({reason.capitalize()})", f"EDS: {reason}.", f"Ednote: {reason}; recasts.",
                                  f"({reason.capitalize()}; further versions may follow)"])
-            item = {"guid": self.guid(agency, when), "agency": agency, "slug": target["slug"], "version": ver,
-                    "pubstatus": "usable", "msgtype": "story", "priority": target["priority"], "headline": headline,
-                    "body": f"{note} {body}", "subjects": target.get("subjects"), "people": target.get("people", []),
-                    "country": target.get("country"), "embargo": target.get("embargo"), "ref": None}
+            item = self.item(agency, when, target["slug"], headline, f"{note} {body}", target.get("subjects"),
+                             target.get("people", []), target.get("country"), version=ver, priority=target["priority"],
+                             embargo=target.get("embargo"))
         self.add(item, when, {"kind": "version", "family": fam, "version": ver})
 
     def advisory(self, day: dt.date) -> None:
@@ -835,7 +829,7 @@ class _Gen:
         when = self.when(day, 6, 22)
         recent = [s for s in self.stories if s["agency"] == agency]
         slug = recent[-1]["slug"] if recent else "LATEST"
-        hh = when.astimezone(BST)
+        hh = when.astimezone(UK)
         if agency == "UKNS":
             headline, body = r.choice([
                 ("ADVISORY: Pictures", f"Pictures are now available to accompany {slug}. UKNS Pictures desk"),
@@ -864,10 +858,25 @@ class _Gen:
                 ("FW: court list", f"forwarding list for {r.choice(MAGS)} - {r.randint(14, 40)} cases, we'll cover "
                  f"the ones marked. KNA"),
             ])
-        item = {"guid": self.guid(agency, when), "agency": agency, "slug": "advisory", "version": 1,
-                "pubstatus": "usable", "msgtype": "advisory", "priority": 4, "headline": headline, "body": body,
-                "subjects": [], "people": [], "country": "GB", "embargo": None, "ref": None}
+        item = self.notice(agency, when, "advisory", headline, body, priority=4)
         self.add(item, when, {"kind": "advisory", "family": None})
+
+    def tr(self, item: dict) -> dict:
+        return self.truth[item["guid"]]
+
+    def embargo_gap(self, item: dict) -> float:
+        """Minutes from receipt to the embargo lifting."""
+        return (utc(parse_iso(self.tr(item)["embargo_utc"])) - parse_iso(item["received"])).total_seconds() / 60
+
+    def fix(self, target: dict, minutes: int, reasons: list | None = None) -> None:
+        """Mark ``target`` corrected and send its new version ``minutes`` after it."""
+        self.tr(target)["corrected"] = True
+        self.correction(target, parse_iso(target["received"]) + dt.timedelta(minutes=minutes), reasons)
+
+    def withdraw(self, target: dict, minutes: int) -> None:
+        """Mark ``target`` killed and send the agency's kill ``minutes`` after it."""
+        self.tr(target)["killed"] = True
+        self.kill(target, parse_iso(target["received"]) + dt.timedelta(minutes=minutes))
 
     # --- a day --------------------------------------------------------------------------------
     def day(self, day: dt.date) -> None:
@@ -925,8 +934,8 @@ class _Gen:
             s = self.slots()
             head = s.fmt(head)
             when = self.when(day, 8, 18)
-            nxt = (when.astimezone(BST) + dt.timedelta(days=1)).date()
-            emb = dt.datetime(nxt.year, nxt.month, nxt.day, 0, 1, tzinfo=BST)
+            nxt = (when.astimezone(UK) + dt.timedelta(days=1)).date()
+            emb = dt.datetime(nxt.year, nxt.month, nxt.day, 0, 1, tzinfo=UK)
             self.story("UKNS", when, f"EMBARGOED {slug}", head,
                        rng.choice([f"EMBARGOED TO 0001 {emb:%A %d %B}. {head}.",
                                    f"Embargoed to 00.01 {emb:%A %-d %B}\n\n{head}, according to {s.fmt('{charity}')}.",
@@ -936,42 +945,32 @@ class _Gen:
         # corrections / write-throughs
         cands = [s for s in todays if s["agency"] in ("UKNS", "MRD") and not s.get("embargo")]
         for target in rng.sample(cands, 3):
-            self.truth[target["guid"]]["corrected"] = True
-            t0 = parse_ts(target["received"])
-            self.correction(target, t0 + dt.timedelta(minutes=rng.randint(25, 240)))
+            self.fix(target, rng.randint(25, 240))
         # a correction to court copy that legal has not cleared yet (still in the Held queue)
         for _ in range(2):
             if rng.random() >= self.rate_held_fix:
                 continue
-            pool = [s for s in todays if s["agency"] == "UKNS" and self.truth[s["guid"]]["legal"]
-                    and not self.truth[s["guid"]].get("corrected")]
+            pool = [s for s in todays if s["agency"] == "UKNS" and self.tr(s)["legal"] and not self.tr(s).get("corrected")]
             urgent = [s for s in pool if int(str(s["priority"]).strip()) <= 2]   # first appearances: names, addresses
             if urgent and rng.random() < 0.75:
                 pool = urgent
             if pool:
                 target = rng.choice(pool)
-                self.truth[target["guid"]]["corrected"] = True
-                self.correction(target, parse_ts(target["received"]) + dt.timedelta(minutes=rng.randint(20, 150)),
-                                HELD_CORRECT_REASONS)
+                self.fix(target, rng.randint(20, 150), HELD_CORRECT_REASONS)
         # a correction to embargoed copy before the embargo lifts
         if rng.random() < self.rate_emb_fix:
-            pool = [s for s in todays if s.get("embargo") and not self.truth[s["guid"]].get("corrected")]
-            pool = [s for s in pool if (_t_utc(self.truth[s["guid"]]["embargo_utc"]) - parse_ts(s["received"]))
-                    > dt.timedelta(minutes=90)]
+            pool = [s for s in todays if s.get("embargo") and not self.tr(s).get("corrected")
+                    and self.embargo_gap(s) > 90]
             if pool:
                 target = rng.choice(pool)
-                self.truth[target["guid"]]["corrected"] = True
-                t0 = parse_ts(target["received"])
-                gap = (_t_utc(self.truth[target["guid"]]["embargo_utc"]) - t0).total_seconds() / 60
-                self.correction(target, t0 + dt.timedelta(minutes=rng.randint(20, int(min(gap - 30, 300)))))
+                self.fix(target, rng.randint(20, int(min(self.embargo_gap(target) - 30, 300))))
         # Kestrel re-sends a corrected story (no versions on their gateway)
         n_kna = (1 if rng.random() < self.rate_kna_fix else 0) + (1 if rng.random() < self.rate_kna_fix * 0.7 else 0)
-        pool = [s for s in todays if s["agency"] == "KNA" and not self.truth[s["guid"]].get("corrected")]
+        pool = [s for s in todays if s["agency"] == "KNA" and not self.tr(s).get("corrected")]
         if rng.random() < 0.85:    # routine magistrates' lists rarely get a re-send
-            pool = [s for s in pool if int(str(s["priority"]).strip()) <= 3 and not self.truth[s["guid"]]["legal"]] or pool
+            pool = [s for s in pool if int(str(s["priority"]).strip()) <= 3 and not self.tr(s)["legal"]] or pool
         for target in rng.sample(pool, min(n_kna, len(pool))):
-            self.truth[target["guid"]]["corrected"] = True
-            self.correction(target, parse_ts(target["received"]) + dt.timedelta(minutes=rng.randint(30, 200)))
+            self.fix(target, rng.randint(30, 200))
         # kills: one per agency on a rotation, plus a second some days
         agencies = ["UKNS", "MRD", "KNA"]
         todo = [agencies[(day.toordinal()) % 3]]
@@ -979,20 +978,14 @@ class _Gen:
             todo.append(agencies[(day.toordinal() + 1) % 3])
         for ag in todo:
             pool = [s for s in todays if s["agency"] == ag and not s.get("embargo")
-                    and not self.truth[s["guid"]].get("killed") and not self.truth[s["guid"]].get("corrected")]
-            clean = [s for s in pool if not self.truth[s["guid"]]["legal"]]
-            target = rng.choice(clean if (clean and rng.random() < 0.8) else pool)
-            self.truth[target["guid"]]["killed"] = True
-            t0 = parse_ts(target["received"])
-            self.kill(target, t0 + dt.timedelta(minutes=rng.randint(20, 300)))
+                    and not self.tr(s).get("killed") and not self.tr(s).get("corrected")]
+            clean = [s for s in pool if not self.tr(s)["legal"]]
+            self.withdraw(rng.choice(clean if (clean and rng.random() < 0.8) else pool), rng.randint(20, 300))
         # one embargoed story killed before its embargo, every few days
         if rng.random() < 0.25:
-            emb = [s for s in todays if s.get("embargo") and s["agency"] == "MRD"
-                   and not self.truth[s["guid"]].get("corrected")]
+            emb = [s for s in todays if s.get("embargo") and s["agency"] == "MRD" and not self.tr(s).get("corrected")]
             if emb:
-                target = emb[0]
-                self.truth[target["guid"]]["killed"] = True
-                self.kill(target, parse_ts(target["received"]) + dt.timedelta(minutes=rng.randint(30, 90)))
+                self.withdraw(emb[0], rng.randint(30, 90))
         for _ in range(rng.choice([2, 3, 3, 4])):
             self.advisory(day)
 
@@ -1002,7 +995,7 @@ class _Gen:
         self.items.sort(key=lambda it: (self.truth[it["guid"]]["t"], it["guid"]))
         days: dict[str, list] = {}
         for it in self.items:
-            d = parse_ts(self.truth[it["guid"]]["t"]).astimezone(BST).date().isoformat()
+            d = parse_iso(self.truth[it["guid"]]["t"]).astimezone(UK).date().isoformat()
             days.setdefault(d, []).append(it)
         return {"days": [{"date": d, "items": days[d]} for d in sorted(days)], "truth": self.truth,
                 "params": {k: self.p[k] for k in ("desk_capacity",)}}
@@ -1034,43 +1027,13 @@ def dev(params: dict, out: Path) -> None:
 
 
 def write_incidents(params: dict, out: Path) -> None:
-    """Last month's two incident write-ups (docs/incidents/), as the digital team filed them."""
+    """Last month's Meridian incident write-up (docs/incidents/; INC-2026-031 is in world/), as the digital
+    team filed it: the embargo times follow the variant's Meridian offset."""
     off = float(params["mrd_embargo_offset_h"])
     feed_time = dt.datetime(2026, 3, 18, 16, 0)
     lifted = feed_time - dt.timedelta(hours=off)          # what Meridian said, in GMT (UK was on GMT then)
     d = Path(out) / "docs" / "incidents"
     d.mkdir(parents=True, exist_ok=True)
-    (d / "INC-2026-031-killed-story-live.md").write_text("""# INC-2026-031 — withdrawn court story stayed live for 4h 40m
-
-Filed by: Dana Whitlock (Head of Digital), 12 Mar 2026. Status: **open** (action: "blocklist" — see below)
-
-## What happened
-- 11 Mar, 11:42 GMT: Kestrel News Agency (KNA) court copy slugged `penrose court` landed on the wire
-  and was auto-published to tidewaterpost.co.uk/news/crime by the ingest at 11:45.
-- The copy named the wrong man as the defendant (a Mr Penrose of Newquay, not the Mr Penrose of
-  Bodmin who was actually in court). Potentially defamatory.
-- KNA say they withdrew it at 12:20 GMT. Nobody on the desk saw anything until the man's solicitor
-  rang the newsdesk at 16:55. Story came down 17:00 (manual unpublish by Ashok on the day desk).
-- Live for ~4h40m after the agency withdrew it. Solicitor's letter received 13 Mar. Legal handling it.
-
-## Ingest log (extract)
-```
-2026-03-11T11:45:02Z pipeline  INFO  KNA/260311/0412-C3  slug='penrose court'  -> publish (auto)
-2026-03-11T12:20:09Z pipeline  INFO  KNA/260311/0419-F1  msgtype=advisory      -> drop (non-story)
-2026-03-11T17:00:41Z cms       INFO  manual unpublish KNA/260311/0412-C3 by a.varma
-```
-
-## Why (my view)
-Court and crime stories are the risky ones. We should not be auto-publishing them blind. I want a
-keyword blocklist (court, police, arrest, alleged, ...) in front of the auto-publisher so anything
-risky goes to an editor first. — DW
-
-## Comments
-- **T. Wróbel (wire desk):** the 12:20 item was KNA's withdrawal. The ingest throws away every
-  advisory, so it never got to anyone. Not sure a blocklist fixes that.
-- **N. Corrigan (nights):** agree with Tomasz. Also, if we hold every court story the night queue
-  will be unworkable. Talk to me before we do this.
-""", encoding="utf-8")
     (d / "INC-2026-034-embargo-break.md").write_text(f"""# INC-2026-034 — Meridian embargo broken (HEALTH-STUDY)
 
 Filed by: Dana Whitlock, 19 Mar 2026. Status: **open**

@@ -3,13 +3,15 @@ would have noticed say what they saw. Evidence, never the answer key."""
 
 from __future__ import annotations
 
-from . import grader as _grader
+from fdegym_env.tasklib import evaluation
+
+from . import grader
 
 AGENCY = {"UKNS": "UKNS", "MRD": "Meridian", "KNA": "Kestrel"}
 
 
 def run(deploy, params: dict, day: int, traffic) -> dict:
-    out = _grader.grade(deploy, params, traffic)
+    out = evaluation.evaluate_on(deploy, grader.evaluate, params, traffic)
     d = out["details"]
     ex = d.get("examples", {})
     lines = [f"Shadow run: a day of live wire ({d.get('stories', 0)} agency stories) through the current ingest, nothing published."]

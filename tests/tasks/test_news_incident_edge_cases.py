@@ -72,9 +72,11 @@ class _Deploy:
     """Calls process_batch in-process on a workspace (the grader's deploy interface)."""
 
     def __init__(self, ws: Path):
-        self.ws = ws
+        self.ws, self.task = ws, TASK
 
     def call(self, module, function, items, timeout_s=None):
+        if isinstance(self.ws, list):                 # a canned result instead of a workspace
+            return type("R", (), {"ok": True, "value": self.ws})()
         sysdir = str(self.ws / "system")
         sys.path.insert(0, sysdir)
         os.environ["INGEST_DB"] = str(self.ws / "state.db")
@@ -158,3 +160,22 @@ def test_kestrel_resend_updates_but_a_reused_slug_is_a_new_story(workspaces):
     assert ref["details"]["stale_corrections"] == 0 and ref["details"]["wrong_unpublish"] == 0, ref["details"]
     assert ref["details"]["published_on_time"] == 2, "both Yeo stories go out; the re-send updates the first"
     assert dil["details"]["stale_corrections"] == 1, dil["details"]
+
+
+def test_malformed_output_is_an_incident_from_the_declared_output():
+    """task.yaml declares process_batch's output (guid, action): an item without a valid decision is
+    one malformed_output incident, without grader code; a schedule without publish_at is one too."""
+    truth = {"g1": {"t": "2026-04-14T09:00:00+00:00", "agency": "UKNS", "kind": "story", "family": "g1",
+                    "priority": 3, "crime": False, "legal": False, "embargo_utc": None},
+             "g2": {"t": "2026-04-14T09:05:00+00:00", "agency": "UKNS", "kind": "story", "family": "g2",
+                    "priority": 3, "crime": False, "legal": False, "embargo_utc": None}}
+    traffic = {"days": [{"date": "2026-04-14", "items": [{"guid": "g1"}, {"guid": "g2"}]}], "truth": truth}
+    grade = TASK.module("grader").grade
+    params = dict(TASK.variant("base").params)
+    ok = grade(_Deploy([{"guid": "g1", "action": "publish"}, {"guid": "g2", "action": "drop"}]), params, traffic)
+    assert ok["incidents"] == [] and ok["details"]["published_on_time"] == 1, ok
+    bad = grade(_Deploy([{"guid": "g1", "action": "publish"}, {"guid": "g2", "action": "post"}]), params, traffic)
+    assert [i.split(":")[0] for i in bad["incidents"]] == ["malformed_output"] and "g2" in bad["incidents"][0], bad
+    assert bad["details"]["published_on_time"] == 1, "the valid decision still counts"
+    sched = grade(_Deploy([{"guid": "g1", "action": "schedule"}, {"guid": "g2", "action": "drop"}]), params, traffic)
+    assert sched["incidents"] == ["malformed_output: g1: schedule without a valid publish_at"], sched

@@ -742,6 +742,12 @@ PRIOR_CM_MEMOS = ["partial - proration only, lock TBC w/ deal desk", "goodwill p
                   "interim credit pending DD confirmation", "AR adj jan"]
 
 
+def _hand_credit(rng: random.Random, amount: float, days: tuple[int, int]) -> dict:
+    """A credit memo AR posted by hand in January, before the bridge went automatic."""
+    return {"credit_note_no": f"CM-2601-{rng.randint(40, 990):04d}", "amount_usd": amount,
+            "posted_on": f"2026-01-{rng.randint(*days):02d}", "memo": rng.choice(PRIOR_CM_MEMOS)}
+
+
 def claim_for(over: float, rng: random.Random) -> float:
     r = rng.random()
     if r < 0.6:
@@ -795,16 +801,12 @@ def invalid_claim(d: dict, truth_invoice: dict) -> float:
 
 # ----------------------------------------------------------------------------- entry generators
 
-def _legacy_invoice_no(period: str, i: int) -> str:
-    return f"INV-{period.replace('-', '')}-{i:05d}"
-
-
 def _issued(cycle: dict, params: dict, start_no: int) -> dict:
     rated = rate_cycle(cycle, params, "legacy")
     out = {}
     for i, a in enumerate(cycle["accounts"]):
         inv = rated[a["account_id"]]
-        out[a["account_id"]] = {"invoice_no": _legacy_invoice_no(cycle["period"], start_no + i),
+        out[a["account_id"]] = {"invoice_no": f"INV-{cycle['period'].replace('-', '')}-{start_no + i:05d}",
                                 "account_id": a["account_id"], "period": cycle["period"],
                                 "lines": inv["lines"], "total_usd": inv["total_usd"]}
     return out
@@ -849,9 +851,7 @@ def held_out(params: dict, seed: int) -> dict:
             amt = round(d["over"], 2) if prng.random() < 0.45 else \
                 max(25.0, float(round(d["over"] * prng.uniform(0.2, 0.7) / 25) * 25))
             amt = min(amt, round(d["over"], 2))
-            d["prior_credits"] = [{"credit_note_no": f"CM-2601-{prng.randint(40, 990):04d}", "amount_usd": amt,
-                                   "posted_on": f"2026-01-{prng.randint(19, 30):02d}",
-                                   "memo": prng.choice(PRIOR_CM_MEMOS)}]
+            d["prior_credits"] = [_hand_credit(prng, amt, (19, 30))]
             d["note"] = customer_note("prior_credit", random.Random(prng.randint(0, 10**9)),
                                       invoice_no=issued[d["account_id"]]["invoice_no"], period="2026-01",
                                       cm=d["prior_credits"][0]["credit_note_no"],
@@ -913,8 +913,7 @@ def _reopened(disputes: list[dict], kept: dict, params: dict, xr: random.Random)
     for r in xr.sample(cands, min(3, len(cands))):
         over = dec_issued[r["account_id"]]["total_usd"] - truth[r["account_id"]]["total_usd"]
         amt = float(max(25, round(over * xr.uniform(0.25, 0.6) / 25) * 25))
-        cm = {"credit_note_no": f"CM-2601-{xr.randint(40, 990):04d}", "amount_usd": amt,
-              "posted_on": f"2026-01-{xr.randint(12, 22):02d}", "memo": xr.choice(PRIOR_CM_MEMOS)}
+        cm = _hand_credit(xr, amt, (12, 22))
         out[r["invoice_no"]] = [cm]
         r["status"] = "resolved_credit"
         acc = next(a for a in dec_cyc["accounts"] if a["account_id"] == r["account_id"])

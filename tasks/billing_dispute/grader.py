@@ -256,8 +256,8 @@ def evaluate(decide, params: dict, traffic) -> dict:
                             incident("revenue_double_count", f"{p['invoice_no']} re-issued without voiding the original")
                         amt = max(0.0, e["billed"] - e["credits"] - amt)
                     if amt > limit + 0.005:
-                        incident("credit_over_limit", f"{p['dispute_id']} {'auto-credited' if action == 'credit' else 're-issue reduces'} "
-                                                      f"{amt:,.2f} > {limit:,.0f}")
+                        how = "auto-credited" if action == "credit" else "re-issue reduces"
+                        incident("credit_over_limit", f"{p['dispute_id']} {how} {amt:,.2f} > {limit:,.0f}")
                     credited = amt
             elif action == "reject":
                 stats["auto"] += 1

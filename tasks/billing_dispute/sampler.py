@@ -46,8 +46,9 @@ AXES = {"threshold": "tight_limit", "source": "order_form_locks", "rule": "mid_m
 def prose(p: dict) -> dict:
     """The sentences people and briefs use for this truth (the named variants' wording)."""
     out = {"approval_limit_text": f"${int(p['approval_limit_usd']):,}"}
-    out["proration_text"] = CTX.variants["mid_month" if p["proration"] == "mid_month" else "base"]["proration_text"]
-    out["lock_source_text"] = CTX.variants["order_form_locks" if p["lock_source"] == "order_form" else "base"]["lock_source_text"]
+    named = CTX.variants
+    out["proration_text"] = named["mid_month" if p["proration"] == "mid_month" else "base"]["proration_text"]
+    out["lock_source_text"] = named["order_form_locks" if p["lock_source"] == "order_form" else "base"]["lock_source_text"]
     d = int(p.get("de_minimis_usd") or 0)
     if d:
         days = p.get("charter_days", "two")

@@ -812,6 +812,19 @@ def _issued(cycle: dict, params: dict, start_no: int) -> dict:
     return out
 
 
+def _valid_disputes(cycle: dict, issued: dict, truth: dict, params: dict, rng: random.Random, p: tuple) -> list:
+    """(account_id, overcharge, reason_code, note, claim) for the over-billed invoices whose customers
+    dispute them; p = the chance for an (annual, monthly) account."""
+    out = []
+    for a in cycle["accounts"]:
+        aid = a["account_id"]
+        over = issued[aid]["total_usd"] - truth[aid]["total_usd"]
+        if over > 1.0 and rng.random() < p[a["billing_term"] != "annual"]:
+            code, note = valid_note(cycle, aid, issued[aid], params, random.Random(rng.randint(0, 10**9)), over)
+            out.append((aid, over, code, note, claim_for(over, rng)))
+    return out
+
+
 def held_out(params: dict, seed: int) -> dict:
     # texture of sampled variants (sampler.py); absent in the named variants, which keep these defaults
     salt = int(params.get("traffic_salt") or 0)
@@ -829,14 +842,8 @@ def held_out(params: dict, seed: int) -> dict:
     issued = _issued(legacy_cycle, params, 3100)
     truth = rate_cycle(legacy_cycle, params, "truth")
     # legacy disputes: the old engine's January invoices, disputed during Feb-Apr
-    legacy = []
-    for a in legacy_cycle["accounts"]:
-        aid = a["account_id"]
-        over = issued[aid]["total_usd"] - truth[aid]["total_usd"]
-        if over > 1.0 and rng.random() < (0.8 if a["billing_term"] == "annual" else 0.55):
-            code, note = valid_note(legacy_cycle, aid, issued[aid], params, random.Random(rng.randint(0, 10**9)), over)
-            legacy.append({"account_id": aid, "over": over, "claim": claim_for(over, rng), "valid": True,
-                           "reason_code": code, "note": note})
+    legacy = [{"account_id": aid, "over": over, "claim": claim, "valid": True, "reason_code": code, "note": note}
+              for aid, over, code, note, claim in _valid_disputes(legacy_cycle, issued, truth, params, rng, (0.8, 0.55))]
     for d in invalid_disputes(legacy_cycle["accounts"], "2026-01", rng, int(params.get("legacy_invalid", 10)), "legacy"):
         if any(x["account_id"] == d["account_id"] for x in legacy):
             continue
@@ -879,15 +886,10 @@ def shadow(params: dict, day: int) -> dict:
 
 def _dispute_rows(cycle: dict, issued: dict, params: dict, rng: random.Random, start: int) -> list[dict]:
     truth = rate_cycle(cycle, params, "truth")
-    rows = []
     per = cycle["period"]
     acc_by = {a["account_id"]: a for a in cycle["accounts"]}
-    for aid, inv in issued.items():
-        over = inv["total_usd"] - truth[aid]["total_usd"]
-        a = acc_by[aid]
-        if over > 1.0 and rng.random() < (0.7 if a["billing_term"] == "annual" else 0.4):
-            code, note = valid_note(cycle, aid, inv, params, random.Random(rng.randint(0, 10**9)), over)
-            rows.append((aid, code, note, claim_for(over, rng)))
+    rows = [(aid, code, note, claim)
+            for aid, _, code, note, claim in _valid_disputes(cycle, issued, truth, params, rng, (0.7, 0.4))]
     for d in invalid_disputes(cycle["accounts"], per, rng, 16, "dev"):
         rows.append((d["account_id"], d["reason_code"], d["note"], invalid_claim(d, truth[d["account_id"]])))
     rng.shuffle(rows)

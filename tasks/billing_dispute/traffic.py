@@ -130,9 +130,7 @@ def population(extra_seed: int | None = None, n_new: int = 0, n_amend: int = 3) 
             a["end"] = a["lock"]["until"]
     if extra_seed is not None and n_new:
         r2 = random.Random(extra_seed * 7 + 3)
-        for i in range(n_new):
-            a = _make_account(r2, 100 + i, ("2025-03", "2026-01"), used)
-            accs.append(a)
+        accs += [_make_account(r2, 100 + i, ("2025-03", "2026-01"), used) for i in range(n_new)]
     for a in accs:
         a["amendments"] = []
     # amendments to price-protected order forms: three signed before the dev extract, and (held-out
@@ -269,16 +267,13 @@ def order_form_excerpt(acc: dict, variant_text: bool, rng: random.Random) -> str
     return " ".join(x for x in parts if x)
 
 
-def contract_record(acc: dict, params: dict, rng: random.Random | None = None, period: str | None = None) -> dict:
+def contract_record(acc: dict, params: dict, period: str | None = None) -> dict:
     rng = random.Random(zlib.crc32(acc["contract_id"].encode()) + 17)   # stable per contract across cycles
     text_variant = params.get("lock_source") == "order_form"
     lk = acc["lock"]
     reg = {"price_lock_usd": "", "lock_plan": "", "lock_until": "", "deal_desk_notes": ""}
     if lk:
-        show = True
-        if text_variant:
-            show = rng.random() < 0.35
-        if show:
+        if not text_variant or rng.random() < 0.35:       # the register shows the lock
             fee = lk["fee"]
             if text_variant and rng.random() < 0.4:
                 fee = fee + rng.choice([85, 120, 160, 240])     # pre-negotiation quote never updated
@@ -328,14 +323,14 @@ def build_cycle(accs: list[dict], period: str, params: dict, rng: random.Random,
     unlocked accounts change plan at midnight on the month boundary, account-local."""
     D = days_in(period)
     accounts, changes, usage, contracts = [], [], [], []
-    crng = random.Random(rng.randint(0, 10**9))
+    rng.randint(0, 10**9)                  # kept: the draw of a former contract stream fixes the traffic
     for a in accs:
         if not active(a, period):
             continue
         accounts.append({"account_id": a["account_id"], "name": a["name"], "billing_term": a["billing_term"],
                          "currency": "USD", "plan_at_start": a["plan"], "contract_id": a["contract_id"],
                          "timezone": a["tz"]})
-        contracts.append(contract_record(a, params, crng, period))
+        contracts.append(contract_record(a, params, period))
         p_change = rates[0] if a["billing_term"] == "monthly" else rates[1]
         if rng.random() < p_change:
             n = 2 if rng.random() < 0.1 else 1

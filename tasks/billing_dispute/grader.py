@@ -25,12 +25,16 @@ A customer whose dispute was credited sometimes writes again the next cycle abou
 invoice; the bridge then attaches the credit notes already posted against it.
 Incidents: an automatic credit above the approval limit; a price-locked account invoiced above
 its contracted fee; a corrected invoice re-issued without voiding the original (revenue counted
-twice); malformed output. (Crashes/timeouts are recorded by the framework.)
+twice); malformed output: decisions are checked by tasklib.replay against task.yaml's ``output``
+of handle_disputes (a dispute without a decision with a known action), invoices and amounts here.
+(Crashes/timeouts are recorded by the framework.)
 """
 from __future__ import annotations
 
 import math
 import random
+
+from fdegym_env.tasklib import evaluation, replay
 
 from . import traffic as T
 
@@ -38,21 +42,36 @@ OVER_W = 1.25
 UNDER_W = 1.0
 AUTO_COST = 4.0
 UNSUPPORTED_CREDIT = 250.0     # audit remediation for a credit note with no overcharge behind it
-ACTIONS = {"credit", "reject", "review", "reissue"}
 FOLLOWUP_P = 0.35              # a credited customer who writes again next cycle ("statement still shows it open")
+BASELESS = ("usage_overage", "price_rise", "tax", "cancelled", "duplicate")   # paid: the customer comes back
+
+
+class Enveloped(replay.Decider):
+    """tasklib.replay for an entry point whose batch and result wrap the item lists in a mapping
+    (``batch[items]`` in, ``{results: [...]}`` out); the toolkit's Decider takes and returns bare lists."""
+
+    def __init__(self, deploy, function: str, items: str, results: str):
+        super().__init__(deploy, function)
+        self.items, self.results, self.spec = items, results, replay.OutputSpec.of(self.entry.output)
+
+    def __call__(self, batch: dict) -> replay.Reply:
+        res = self.deploy.call(self.entry.module, self.entry.function, batch, timeout_s=self.entry.timeout_s)
+        if not res.ok:
+            return replay.Reply(False, error=res.error)
+        value = res.value.get(self.results) if isinstance(res.value, dict) else None
+        good, bad = self.spec.check(value, [item[self.spec.key] for item in batch[self.items]])
+        self.malformed += bad
+        return replay.Reply(True, res.value, good, bad)
 
 
 def _num(x):
-    if isinstance(x, bool):
-        return None
-    if isinstance(x, (int, float)) and math.isfinite(x):
-        return float(x)
     if isinstance(x, str):
         try:
-            v = float(x.replace("$", "").replace(",", "").replace("USD", "").strip())
-            return v if math.isfinite(v) else None
+            x = float(x.replace("$", "").replace(",", "").replace("USD", "").strip())
         except ValueError:
             return None
+    if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x):
+        return float(x)
     return None
 
 
@@ -62,7 +81,7 @@ def _churn_value(truth_total: float, term: str) -> float:
 
 
 def _parse_invoices(value):
-    """-> ({account_id: {"invoice_no", "total", "lines", "raw"}}, error or None)"""
+    """-> ({account_id: {"invoice_no", "total", "lines"}}, error or None); an account's totals add up."""
     if not isinstance(value, dict) or not isinstance(value.get("invoices"), list):
         return {}, "run_cycle did not return {'invoices': [...]}"
     out = {}
@@ -74,106 +93,110 @@ def _parse_invoices(value):
             return out, f"invoice without account_id/total_usd: {str(inv)[:120]}"
         if aid in out:
             out[aid]["total"] += tot
-            out[aid]["lines"] += list(inv.get("lines") or [])
         else:
             out[aid] = {"invoice_no": str(inv.get("invoice_no") or f"NO-NUMBER-{aid}"), "total": tot,
-                        "lines": list(inv.get("lines") or []), "raw": inv}
+                        "lines": inv.get("lines") or []}
     return out, None
 
 
-def grade(deploy, params: dict, traffic) -> dict:
+def _payload(cycle: dict, aid: str, invoice_no: str, lines: list, total: float, code: str, note: str,
+             cms: list = ()) -> dict:
+    """A dispute as the Zendesk bridge sends it (ids, ticket and claim are added per batch)."""
+    return {"invoice": {"invoice_no": invoice_no, "account_id": aid, "period": cycle["period"], "lines": lines,
+                        "total_usd": total, "credit_notes": [dict(cm) for cm in cms]},
+            "context": T.context_for(cycle, aid), "account_id": aid, "invoice_no": invoice_no,
+            "reason_code": code, "customer_note": note}
+
+
+def _entry(aid, truth, billed, term, legacy=False):
+    return {"account_id": aid, "truth": truth, "billed": billed, "credits": 0.0, "term": term,
+            "disputed": False, "legacy": legacy, "cms": []}
+
+
+def evaluate(decide, params: dict, traffic) -> dict:
+    """Shared by grade() and trial.run(): ``decide`` calls run_cycle; handle_disputes is replayed
+    through :class:`Enveloped` on the same deployment."""
     limit = float(params.get("approval_limit_usd", 2500))
     cap = int(params.get("ar_capacity", 12))
     review_cost = float(params.get("review_cost_usd", 85))
     de_min = float(params.get("de_minimis_usd", 0) or 0)
     breach_cost = float(params.get("charter_breach_usd", 0) or 0)
-
-    incidents: list[str] = []
+    handle = Enveloped(decide.deploy, "handle_disputes", "disputes", "decisions")
     inc_count: dict[str, list] = {}
 
     def incident(kind: str, example: str):
         inc_count.setdefault(kind, []).append(example)
 
     ledger: dict[str, dict] = {}
-    legacy_cycle = traffic["legacy_cycle"]
+    legacy_cycle, legacy_issued = traffic["legacy_cycle"], traffic["legacy_issued"]
     legacy_truth = T.rate_cycle(legacy_cycle, params, "truth")
     term_of = {a["account_id"]: a["billing_term"] for a in legacy_cycle["accounts"]}
-    for aid, inv in traffic["legacy_issued"].items():
-        ledger[inv["invoice_no"]] = {"account_id": aid, "truth": legacy_truth[aid]["total_usd"],
-                                     "billed": inv["total_usd"], "credits": 0.0, "term": term_of[aid],
-                                     "disputed": False, "legacy": True, "cms": []}
+    for aid, inv in legacy_issued.items():
+        ledger[inv["invoice_no"]] = _entry(aid, legacy_truth[aid]["total_usd"], inv["total_usd"], term_of[aid], True)
     for share in traffic["legacy_disputes"]:       # credit memos AR posted by hand before the window
         for d in share:
-            e = ledger[traffic["legacy_issued"][d["account_id"]]["invoice_no"]]
+            e = ledger[legacy_issued[d["account_id"]]["invoice_no"]]
             for cm in d.get("prior_credits") or []:
                 e["credits"] += cm["amount_usd"]
                 e["cms"].append(dict(cm))
 
     stats = {"disputes": 0, "valid": 0, "auto": 0, "review": 0, "backlog": 0, "unresolved_valid": 0,
-             "credited_invalid_usd": 0.0, "unsupported_credits": 0, "charter_breaches": 0, "lock_breaches": 0, "missing_invoices": 0}
-    churn = 0.0
-    charter = 0.0
+             "credited_invalid_usd": 0.0, "unsupported_credits": 0, "charter_breaches": 0, "lock_breaches": 0,
+             "missing_invoices": 0}
+    churn = charter = 0.0
     rewarded: dict[str, dict] = {}      # accounts whose baseless dispute was paid: they come back next cycle
     followups: list[tuple] = []         # credited disputes whose customer writes again the next cycle
 
     for k, cyc in enumerate(traffic["cycles"]):
         cin = cyc["input"]
         per = cin["period"]
-        res = deploy.call("billing.invoice_run", "run_cycle", cin, timeout_s=20)
-        invoices, err = ({}, None)
-        if res.ok:
-            invoices, err = _parse_invoices(res.value)
-            if err:
-                incident("malformed_output", f"{per}: {err}")
+        res = decide(cin)
+        invoices, err = _parse_invoices(res.value) if res.ok else ({}, None)
+        if err:
+            incident("malformed_output", f"{per}: {err}")
         truth = T.rate_cycle(cin, params, "truth")
         contracts = {c["account_id"]: c for c in cin["contracts"]}
         cur_keys = {}
         for a in cin["accounts"]:
             aid = a["account_id"]
             inv = invoices.get(aid)
-            if inv is None:
-                stats["missing_invoices"] += 1
+            stats["missing_invoices"] += inv is None
             key = inv["invoice_no"] if inv else f"MISSING-{per}-{aid}"
             if key in ledger:
                 key = f"{key}#{per}-{aid}"
-            t = truth[aid]["total_usd"]
-            b = inv["total"] if inv else 0.0
-            ledger[key] = {"account_id": aid, "truth": t, "billed": b, "credits": 0.0, "term": a["billing_term"],
-                           "disputed": False, "legacy": False, "cms": []}
+            t, b = truth[aid]["total_usd"], inv["total"] if inv else 0.0
+            ledger[key] = _entry(aid, t, b, a["billing_term"])
             cur_keys[aid] = key
             lock = T.true_lock(contracts.get(aid) or {}, params, per)
             if lock and f"{per}-01" <= lock["until"] and b > t + 1.0:
-                plans = {l[0] for l in T.segments(a["plan_at_start"],
-                                                   [c for c in cin["plan_changes"] if c["account_id"] == aid],
-                                                   per, "daily")}
-                if lock["plan"] in plans:
+                changes = [c for c in cin["plan_changes"] if c["account_id"] == aid]
+                if lock["plan"] in {s[0] for s in T.segments(a["plan_at_start"], changes, per, "daily")}:
                     stats["lock_breaches"] += 1
                     incident("lock_breach", f"{key} ({aid}) billed {b:,.2f}, contract allows {t:,.2f}")
 
-        # ---- disputes arriving in this cycle's window
+        # ---- disputes arriving in this cycle's window: (payload, ledger key, claim)
         rng = random.Random(cyc["claim_rng"])
-        batch = []      # (payload, ledger key, claim)
+        batch = []
         for d in traffic["legacy_disputes"][k]:
-            aid = d["account_id"]
-            inv = traffic["legacy_issued"][aid]
-            ctx = T.context_for(legacy_cycle, aid)
-            note = d["note"]
-            batch.append(({"invoice": dict({k2: inv[k2] for k2 in ("invoice_no", "account_id", "period", "lines", "total_usd")},
-                                           credit_notes=[dict(cm) for cm in ledger[inv["invoice_no"]]["cms"]]),
-                           "context": ctx, "account_id": aid, "invoice_no": inv["invoice_no"],
-                           "reason_code": d.get("reason_code") or rng.choice(["billing_error", "overcharge", "pricing"]),
-                           "customer_note": note}, inv["invoice_no"], d["claim"]))
+            inv = legacy_issued[d["account_id"]]
+            code = d.get("reason_code") or rng.choice(["billing_error", "overcharge", "pricing"])
+            batch.append((_payload(legacy_cycle, d["account_id"], inv["invoice_no"], inv["lines"], inv["total_usd"],
+                                   code, d["note"], ledger[inv["invoice_no"]]["cms"]), inv["invoice_no"], d["claim"]))
         refiled: set[int] = set()
         for key, prev, claim in followups:
-            e = ledger[key]
-            p = dict(prev)
-            p["invoice"] = dict(prev["invoice"], credit_notes=[dict(cm) for cm in e["cms"]])
+            cms = ledger[key]["cms"]
+            p = dict(prev, invoice=dict(prev["invoice"], credit_notes=[dict(cm) for cm in cms]))
             p["customer_note"] = T.customer_note("prior_credit", random.Random(rng.randint(0, 10**9)),
-                                                 invoice_no=prev["invoice_no"], cm=e["cms"][-1]["credit_note_no"],
-                                                 period=per)
+                                                 invoice_no=prev["invoice_no"], cm=cms[-1]["credit_note_no"], period=per)
             batch.append((p, key, claim))
             refiled.add(id(p))
         followups = []
+
+        def dispute(aid, code, note, claim):
+            inv = invoices[aid]
+            batch.append((_payload(cin, aid, inv["invoice_no"], inv["lines"], inv["total"], code, note),
+                          cur_keys[aid], claim))
+
         disputed = set()
         for a in cin["accounts"]:
             aid = a["account_id"]
@@ -181,58 +204,35 @@ def grade(deploy, params: dict, traffic) -> dict:
             over = e["billed"] - e["truth"]
             if aid not in invoices or over <= 1.0:
                 continue
-            con = contracts.get(aid) or {}
-            locked = bool(T.true_lock(con, params, per))
-            p = 0.75 if locked else (0.55 if a["billing_term"] == "annual" else 0.35)
-            if cyc["dispute_u"][aid] < p:
+            locked = bool(T.true_lock(contracts.get(aid) or {}, params, per))
+            if cyc["dispute_u"][aid] < (0.75 if locked else (0.55 if a["billing_term"] == "annual" else 0.35)):
                 disputed.add(aid)
                 code, note = T.valid_note(cin, aid, {"invoice_no": invoices[aid]["invoice_no"], "total_usd": e["billed"]},
                                           params, random.Random(rng.randint(0, 10**9)), over)
-                batch.append((_payload(invoices[aid], cin, aid, code, note, T), cur_keys[aid], T.claim_for(over, rng)))
-        repeat = []
-        for aid, prev in sorted(rewarded.items()):
-            if aid in contracts and aid not in {d["account_id"] for d in cyc["invalid"]}:
-                repeat.append(dict(prev, account_id=aid, frac=rng.random(),
-                                   note=T.customer_note("repeat", random.Random(rng.randint(0, 10**9)),
-                                                        invoice_no=f"the {cin['period']} invoice", period=per)))
+                dispute(aid, code, note, T.claim_for(over, rng))
+        invalid_now = {d["account_id"] for d in cyc["invalid"]}
+        repeat = [dict(prev, account_id=aid, frac=rng.random(),
+                       note=T.customer_note("repeat", random.Random(rng.randint(0, 10**9)),
+                                            invoice_no=f"the {per} invoice", period=per))
+                  for aid, prev in sorted(rewarded.items()) if aid in contracts and aid not in invalid_now]
         rewarded = {}
         for d in list(cyc["invalid"]) + repeat:
             aid = d["account_id"]
-            if aid in disputed or aid not in invoices:
-                continue
-            disputed.add(aid)
-            batch.append((_payload(invoices[aid], cin, aid, d["reason_code"], d["note"], T), cur_keys[aid],
-                          T.invalid_claim(d, truth[aid])))
+            if aid not in disputed and aid in invoices:
+                disputed.add(aid)
+                dispute(aid, d["reason_code"], d["note"], T.invalid_claim(d, truth[aid]))
         rng.shuffle(batch)
         payload = []
-        again_ids: set[int] = set()
         for i, (p, key, claim) in enumerate(batch):
-            again = id(p) in refiled
-            p = dict(p)
-            if again:
-                again_ids.add(i)
-            p["dispute_id"] = f"DSP-{per.replace('-', '')}-{i + 1:03d}{'ABCDEFGHJK'[rng.randint(0, 9)]}"
-            p["ticket"] = f"ZD-{52000 + 300 * k + rng.randint(0, 299)}"
-            p["opened_at"] = f"{cyc['as_of']}T{rng.randint(6, 20):02d}:{rng.randint(0, 59):02d}:00-05:00"
-            p["claimed_usd"] = T.fmt_claim(claim, rng)
-            payload.append(p)
-        res2 = deploy.call("billing.disputes", "handle_disputes",
-                           {"as_of": cyc["as_of"], "approval_queue": "AR-REVIEW", "disputes": payload}, timeout_s=20)
-        decisions = {}
-        if res2.ok:
-            v = res2.value
-            if not isinstance(v, dict) or not isinstance(v.get("decisions"), list):
-                incident("malformed_output", f"{per}: handle_disputes did not return {{'decisions': [...]}}")
-            else:
-                for dcs in v["decisions"]:
-                    if isinstance(dcs, dict) and isinstance(dcs.get("dispute_id"), str):
-                        decisions.setdefault(dcs["dispute_id"], dcs)
-                    else:
-                        incident("malformed_output", f"{per}: decision is not an object with dispute_id")
-                        break
+            payload.append(dict(p, dispute_id=f"DSP-{per.replace('-', '')}-{i + 1:03d}{'ABCDEFGHJK'[rng.randint(0, 9)]}",
+                                ticket=f"ZD-{52000 + 300 * k + rng.randint(0, 299)}",
+                                opened_at=f"{cyc['as_of']}T{rng.randint(6, 20):02d}:{rng.randint(0, 59):02d}:00-05:00",
+                                claimed_usd=T.fmt_claim(claim, rng)))
+        decisions = handle({"as_of": cyc["as_of"], "approval_queue": "AR-REVIEW", "disputes": payload}).decisions
+
         queue_used = 0
         frng = random.Random(cyc["claim_rng"] + 1)
-        for i_p, (p, (_, key, claim)) in enumerate(zip(payload, batch)):
+        for p, (orig, key, claim) in zip(payload, batch):
             e = ledger[key]
             e["disputed"] = True
             stats["disputes"] += 1
@@ -240,35 +240,28 @@ def grade(deploy, params: dict, traffic) -> dict:
             valid = over_before > 1.0
             stats["valid"] += valid
             dcs = decisions.get(p["dispute_id"])
-            action = (dcs or {}).get("action", "none")
+            action = dcs["action"] if dcs else "none"
             credited = 0.0
             resolved_by_human = False
-            if dcs is not None and action not in ACTIONS:
-                incident("malformed_output", f"{p['dispute_id']}: unknown action {str(action)[:30]!r}")
-                action = "none"
-            if action == "credit":
-                amt = _num(dcs.get("amount_usd"))
-                if amt is None or amt < 0:
-                    incident("malformed_output", f"{p['dispute_id']}: credit without a valid amount_usd")
-                else:
-                    if amt > limit + 0.005:
-                        incident("credit_over_limit", f"{p['dispute_id']} auto-credited {amt:,.2f} > {limit:,.0f}")
-                    credited = amt
+            if action in ("credit", "reissue"):
                 stats["auto"] += 1
-            elif action == "reissue":
-                nt = _num(dcs.get("new_total_usd"))
-                if nt is None:
+                amt = _num(dcs.get("amount_usd" if action == "credit" else "new_total_usd"))
+                if action == "credit" and (amt is None or amt < 0):
+                    incident("malformed_output", f"{p['dispute_id']}: credit without a valid amount_usd")
+                elif amt is None:
                     incident("malformed_output", f"{p['dispute_id']}: reissue without new_total_usd")
                 else:
-                    if dcs.get("void_original") is not True:
-                        incident("revenue_double_count", f"{p['invoice_no']} re-issued without voiding the original")
-                    credited = max(0.0, e["billed"] - e["credits"] - nt)
-                    if credited > limit + 0.005:
-                        incident("credit_over_limit", f"{p['dispute_id']} re-issue reduces {credited:,.2f} > {limit:,.0f}")
-                stats["auto"] += 1
+                    if action == "reissue":
+                        if dcs.get("void_original") is not True:
+                            incident("revenue_double_count", f"{p['invoice_no']} re-issued without voiding the original")
+                        amt = max(0.0, e["billed"] - e["credits"] - amt)
+                    if amt > limit + 0.005:
+                        how = "auto-credited" if action == "credit" else "re-issue reduces"
+                        incident("credit_over_limit", f"{p['dispute_id']} {how} {amt:,.2f} > {limit:,.0f}")
+                    credited = amt
             elif action == "reject":
                 stats["auto"] += 1
-            else:           # review, or no decision at all: the ticket lands on the AR queue
+            else:           # review, or no valid decision at all: the ticket lands on the AR queue
                 stats["review"] += 1
                 if action == "review" and queue_used < cap:
                     queue_used += 1
@@ -281,19 +274,17 @@ def grade(deploy, params: dict, traffic) -> dict:
                 e["cms"].append({"credit_note_no": f"CM-{per.replace('-', '')[2:]}-{len(e['cms']) + 1:04d}",
                                  "amount_usd": round(credited, 2), "posted_on": cyc["as_of"], "memo": p["dispute_id"]})
             charter_covered = de_min and claim <= de_min + 0.005
-            if not valid and credited > 1.0 and not charter_covered:
-                stats["unsupported_credits"] += 1
             if not valid:
+                stats["unsupported_credits"] += credited > 1.0 and not charter_covered
                 stats["credited_invalid_usd"] += credited
-                if credited > 1.0 and p.get("reason_code") in ("usage_overage", "price_rise", "tax", "cancelled", "duplicate"):
+                if credited > 1.0 and p.get("reason_code") in BASELESS:
                     rewarded[e["account_id"]] = {"reason_code": p["reason_code"], "small": claim}
-            if de_min and claim <= de_min + 0.005 and not (action in ("credit", "reissue") and credited >= claim - 0.01):
+            if charter_covered and not (action in ("credit", "reissue") and credited >= claim - 0.01):
                 stats["charter_breaches"] += 1
                 charter += breach_cost
                 incident("charter_breach", f"{p['dispute_id']} claims {claim:,.2f} (<= {de_min:,.0f}) but was '{action}'")
-            if valid and credited > 1.0 and i_p not in again_ids and frng.random() < FOLLOWUP_P:
-                followups.append((key, {k2: v for k2, v in p.items() if k2 not in ("dispute_id", "ticket", "opened_at",
-                                                                                  "claimed_usd")}, claim))
+            if valid and credited > 1.0 and id(orig) not in refiled and frng.random() < FOLLOWUP_P:
+                followups.append((key, orig, claim))
             if valid:
                 left = e["billed"] - e["credits"] - e["truth"]
                 if left > max(1.0, 0.1 * over_before) and not resolved_by_human:
@@ -307,22 +298,16 @@ def grade(deploy, params: dict, traffic) -> dict:
     auto = AUTO_COST * stats["auto"]
     unsupported = UNSUPPORTED_CREDIT * stats["unsupported_credits"]
     kpi = -(OVER_W * over + UNDER_W * under + review + auto + churn + charter + unsupported)
-    for kind, ex in inc_count.items():
-        incidents.append(f"{kind}: {len(ex)} (e.g. {ex[0]})")
+    incidents = [f"{kind}: {len(ex)} (e.g. {ex[0]})" for kind, ex in inc_count.items()] + handle.incidents()
     summary = (f"over-billed ${over:,.0f}, under-billed ${under:,.0f}, {stats['disputes']} disputes "
                f"({stats['valid']} valid, {stats['unresolved_valid']} valid left unresolved), "
                f"{stats['review']} to review ({stats['backlog']} backlogged), churn ${churn:,.0f}"
                + (f", charter breaches {stats['charter_breaches']}" if de_min else ""))
     over_current = sum(max(0.0, e["billed"] - e["credits"] - e["truth"]) for e in counted if not e["legacy"])
-    details = dict(stats, over_usd=round(over, 2), over_current_usd=round(over_current, 2), under_usd=round(under, 2), review_cost_usd=review,
-                   churn_usd=round(churn, 2), charter_usd=charter, auto_cost_usd=auto,
+    details = dict(stats, over_usd=round(over, 2), over_current_usd=round(over_current, 2), under_usd=round(under, 2),
+                   review_cost_usd=review, churn_usd=round(churn, 2), charter_usd=charter, auto_cost_usd=auto,
                    unsupported_credit_cost_usd=unsupported)
     return {"kpi": round(kpi, 2), "incidents": incidents, "summary": summary, "details": details}
 
 
-def _payload(inv: dict, cin: dict, aid: str, code: str, note: str, T) -> dict:
-    raw = inv["raw"]
-    return {"invoice": {"invoice_no": inv["invoice_no"], "account_id": aid, "period": cin["period"],
-                        "lines": raw.get("lines") or [], "total_usd": inv["total"], "credit_notes": []},
-            "context": T.context_for(cin, aid), "account_id": aid, "invoice_no": inv["invoice_no"],
-            "reason_code": code, "customer_note": note}
+grade = evaluation.grader(evaluate, "run_cycle")

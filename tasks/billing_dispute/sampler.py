@@ -33,24 +33,22 @@ daily proration would bill above their contract. (A lock source or a charter alw
 from __future__ import annotations
 
 import random
-from pathlib import Path
+
+from fdegym_env.tasklib.sampling import SamplerContext, redraw_until
 
 from . import traffic as T
-import yaml
 
-_HERE = Path(__file__).resolve().parent
-_VARIANTS = yaml.safe_load((_HERE / "variants.yaml").read_text(encoding="utf-8"))
-_HELD_OUT_SEED = int(yaml.safe_load((_HERE / "task.yaml").read_text(encoding="utf-8"))["held_out_seed"])
-BASE = dict(_VARIANTS["base"]["params"])
+CTX = SamplerContext.of(__name__)
+BASE = CTX.base
 AXES = {"threshold": "tight_limit", "source": "order_form_locks", "rule": "mid_month", "policy": "charter_de_minimis"}
 
 
 def prose(p: dict) -> dict:
     """The sentences people and briefs use for this truth (the named variants' wording)."""
     out = {"approval_limit_text": f"${int(p['approval_limit_usd']):,}"}
-    out["proration_text"] = _VARIANTS["mid_month" if p["proration"] == "mid_month" else "base"]["params"]["proration_text"]
-    out["lock_source_text"] = _VARIANTS["order_form_locks" if p["lock_source"] == "order_form" else "base"]["params"][
-        "lock_source_text"]
+    named = CTX.variants
+    out["proration_text"] = named["mid_month" if p["proration"] == "mid_month" else "base"]["proration_text"]
+    out["lock_source_text"] = named["order_form_locks" if p["lock_source"] == "order_form" else "base"]["lock_source_text"]
     d = int(p.get("de_minimis_usd") or 0)
     if d:
         days = p.get("charter_days", "two")
@@ -71,7 +69,7 @@ def _bites(full: dict, chosen: list[str]) -> bool:
     """Does the held-out traffic exercise the drawn truth (does a base-tuned system meet it)?"""
     if "source" in chosen or "policy" in chosen:
         return True
-    h = T.held_out(full, _HELD_OUT_SEED)
+    h = CTX.held_out(full)
     if "rule" in chosen:
         hits = 0
         daily = dict(full, proration="daily")
@@ -121,14 +119,10 @@ def sample(rng: random.Random) -> dict:
         p["de_minimis_usd"] = rng.choice([150, 200, 250])
         p["charter_breach_usd"] = rng.choice([300, 350, 400, 450, 500])
         p["charter_days"] = rng.choice(["two", "three"])
-    full = dict(BASE)
-    full.update(p)
-    for _ in range(100):
-        tex = _texture(rng)
-        if _bites(dict(full, **tex), chosen):
-            break
+    full = {**BASE, **p}
+    tex = redraw_until(lambda t: _bites({**full, **t}, chosen), _texture, rng, tries=100,
+                       what="texture whose held-out traffic meets the drawn truth")
     p.update(tex)
-    full.update(tex)
-    p.update(prose(full))
+    p.update(prose({**full, **tex}))
     p.pop("charter_days", None)
     return {"angle": "+".join(chosen), "params": p, "right_here": []}

@@ -58,29 +58,24 @@ def days_in(period: str) -> int:
     return calendar.monthrange(y, m)[1]
 
 
-def next_period(period: str) -> str:
-    y, m = int(period[:4]), int(period[5:7])
-    m += 1
-    if m == 13:
-        y, m = y + 1, 1
-    return f"{y:04d}-{m:02d}"
+def next_period(period: str, n: int = 1) -> str:
+    """YYYY-MM n months on (n < 0: back)."""
+    k = int(period[:4]) * 12 + int(period[5:7]) - 1 + n
+    return f"{k // 12:04d}-{k % 12 + 1:02d}"
 
 
 def add_months(date: str, n: int) -> str:
     """date YYYY-MM-DD (day 1) + n months -> last day of the month before (term end)."""
-    y, m = int(date[:4]), int(date[5:7])
-    m += n
-    while m > 12:
-        y, m = y + 1, m - 12
-    # end = day before (y, m, 1)
-    m -= 1
-    if m == 0:
-        y, m = y - 1, 12
-    return f"{y:04d}-{m:02d}-{calendar.monthrange(y, m)[1]:02d}"
+    end = next_period(date[:7], n - 1)
+    return f"{end}-{days_in(end):02d}"
+
+
+def month_name(iso: str) -> str:
+    return MONTHS[int(iso[5:7]) - 1]
 
 
 def long_date(iso: str) -> str:
-    return f"{int(iso[8:10])} {MONTHS[int(iso[5:7]) - 1]} {iso[:4]}"
+    return f"{int(iso[8:10])} {month_name(iso)} {iso[:4]}"
 
 
 def money(x: float) -> str:
@@ -104,13 +99,9 @@ def _make_account(rng: random.Random, idx: int, signed_window: tuple[str, str], 
     acc = {"account_id": acc_id, "name": name, "billing_term": term, "plan": plan,
            "tz": rng.choice(_TZ), "idx": idx}
     lo, hi = signed_window
-    ly, lm = int(lo[:4]), int(lo[5:7])
-    hy, hm = int(hi[:4]), int(hi[5:7])
-    span = (hy - ly) * 12 + (hm - lm)
-    k = rng.randint(0, span)
-    y, m = ly + (lm - 1 + k) // 12, (lm - 1 + k) % 12 + 1
-    start = f"{y:04d}-{m:02d}-01"
-    acc["contract_id"] = f"Q-{y}-{rng.randint(100, 999):04d}" if term == "annual" else f"SS-{rng.randint(100000, 999999)}"
+    span = (int(hi[:4]) - int(lo[:4])) * 12 + int(hi[5:7]) - int(lo[5:7])
+    start = f"{next_period(lo, rng.randint(0, span))}-01"
+    acc["contract_id"] = f"Q-{start[:4]}-{rng.randint(100, 999):04d}" if term == "annual" else f"SS-{rng.randint(100000, 999999)}"
     acc["start"] = start
     if term == "annual":
         months = rng.choice([12, 12, 24, 24, 36])
@@ -139,9 +130,7 @@ def population(extra_seed: int | None = None, n_new: int = 0, n_amend: int = 3) 
             a["end"] = a["lock"]["until"]
     if extra_seed is not None and n_new:
         r2 = random.Random(extra_seed * 7 + 3)
-        for i in range(n_new):
-            a = _make_account(r2, 100 + i, ("2025-03", "2026-01"), used)
-            accs.append(a)
+        accs += [_make_account(r2, 100 + i, ("2025-03", "2026-01"), used) for i in range(n_new)]
     for a in accs:
         a["amendments"] = []
     # amendments to price-protected order forms: three signed before the dev extract, and (held-out
@@ -225,10 +214,7 @@ def order_form_excerpt(acc: dict, variant_text: bool, rng: random.Random) -> str
     net = rng.choice([30, 30, 30, 45, 60])
     signed = f"{acc['start'][:8]}{rng.randint(1, 27):02d}"
     if signed >= acc["start"]:
-        y, m = int(acc["start"][:4]), int(acc["start"][5:7]) - 1
-        if m == 0:
-            y, m = y - 1, 12
-        signed = f"{y:04d}-{m:02d}-{rng.randint(10, 28):02d}"
+        signed = f"{next_period(acc['start'][:7], -1)}-{rng.randint(10, 28):02d}"
     if not variant_text:
         form = rng.randint(0, 4)
         if form == 0:
@@ -281,16 +267,13 @@ def order_form_excerpt(acc: dict, variant_text: bool, rng: random.Random) -> str
     return " ".join(x for x in parts if x)
 
 
-def contract_record(acc: dict, params: dict, rng: random.Random | None = None, period: str | None = None) -> dict:
+def contract_record(acc: dict, params: dict, period: str | None = None) -> dict:
     rng = random.Random(zlib.crc32(acc["contract_id"].encode()) + 17)   # stable per contract across cycles
     text_variant = params.get("lock_source") == "order_form"
     lk = acc["lock"]
     reg = {"price_lock_usd": "", "lock_plan": "", "lock_until": "", "deal_desk_notes": ""}
     if lk:
-        show = True
-        if text_variant:
-            show = rng.random() < 0.35
-        if show:
+        if not text_variant or rng.random() < 0.35:       # the register shows the lock
             fee = lk["fee"]
             if text_variant and rng.random() < 0.4:
                 fee = fee + rng.choice([85, 120, 160, 240])     # pre-negotiation quote never updated
@@ -340,14 +323,14 @@ def build_cycle(accs: list[dict], period: str, params: dict, rng: random.Random,
     unlocked accounts change plan at midnight on the month boundary, account-local."""
     D = days_in(period)
     accounts, changes, usage, contracts = [], [], [], []
-    crng = random.Random(rng.randint(0, 10**9))
+    rng.randint(0, 10**9)                  # kept: the draw of a former contract stream fixes the traffic
     for a in accs:
         if not active(a, period):
             continue
         accounts.append({"account_id": a["account_id"], "name": a["name"], "billing_term": a["billing_term"],
                          "currency": "USD", "plan_at_start": a["plan"], "contract_id": a["contract_id"],
                          "timezone": a["tz"]})
-        contracts.append(contract_record(a, params, crng, period))
+        contracts.append(contract_record(a, params, period))
         p_change = rates[0] if a["billing_term"] == "monthly" else rates[1]
         if rng.random() < p_change:
             n = 2 if rng.random() < 0.1 else 1
@@ -382,10 +365,8 @@ def build_cycle(accs: list[dict], period: str, params: dict, rng: random.Random,
         if off > 0:             # east of UTC: the first hours of next month, local
             stamp = f"{next_period(period)}-01T{brng.randint(0, off - 1):02d}:{brng.choice([5, 20, 41, 58]):02d}:00{a['tz']}"
         else:                   # west of UTC: the last evening of the previous month, local
-            py, pm = int(period[:4]), int(period[5:7]) - 1
-            if pm == 0:
-                py, pm = py - 1, 12
-            stamp = (f"{py:04d}-{pm:02d}-{calendar.monthrange(py, pm)[1]:02d}T{brng.randint(24 + off, 23):02d}:"
+            prev = next_period(period, -1)
+            stamp = (f"{prev}-{days_in(prev):02d}T{brng.randint(24 + off, 23):02d}:"
                      f"{brng.choice([2, 17, 30, 49]):02d}:00{a['tz']}")
         to = _neighbour(a["plan"], brng.random() < 0.6)
         changes.append({"change_id": f"PC-{brng.randint(100000, 999999)}", "account_id": a["account_id"],
@@ -401,6 +382,11 @@ def build_cycle(accs: list[dict], period: str, params: dict, rng: random.Random,
 
 def _day(effective: str) -> int:
     return int(effective[8:10])
+
+
+def _by_day(changes: list[dict]) -> list[dict]:
+    """The engine as found: changes in order of their day number, whatever the month."""
+    return sorted(changes, key=lambda c: (_day(c["effective"]), c["change_id"]))
 
 
 def _when(change: dict, period: str) -> int | None:
@@ -430,14 +416,7 @@ def lock_from_text(text: str) -> dict | None:
         return None
     fee = float(m.group(2).replace(",", ""))
     plan = m.group(1).lower()
-    tail = text[m.end():]
-    d = re.search(r"(\d{4}-\d{2}-\d{2})", tail)
-    if d:
-        until = d.group(1)
-    else:
-        d = re.search(r"(\d{1,2}) (" + "|".join(MONTHS) + r") (\d{4})", tail)
-        until = f"{d.group(3)}-{MONTHS.index(d.group(2)) + 1:02d}-{int(d.group(1)):02d}"
-    return {"fee": fee, "plan": plan, "until": until}
+    return {"fee": fee, "plan": plan, "until": _text_date(text[m.end():])}
 
 
 def _text_date(text: str) -> str | None:
@@ -483,12 +462,8 @@ def true_lock(contract: dict, params: dict, period: str | None = None) -> dict |
 
 def segments(plan_at_start: str, changes: list[dict], period: str, rule: str) -> list[tuple]:
     D = days_in(period)
-    ch = sorted(changes, key=lambda c: (_day(c["effective"]), c["change_id"]))
     if rule == "legacy":
-        segs = [(plan_at_start, 1, D)]
-        for c in ch:
-            segs.append((c["to_plan"], _day(c["effective"]), D))
-        return segs
+        return [(plan_at_start, 1, D)] + [(c["to_plan"], _day(c["effective"]), D) for c in _by_day(changes)]
     if rule == "mid_month":
         cur = plan_at_start
         for d, c in in_period(changes, period):
@@ -520,8 +495,7 @@ def rate(account: dict, changes: list[dict], usage: int, contract: dict | None, 
         lines.append({"kind": "subscription", "plan": plan, "from": f"{period}-{a:02d}", "to": f"{period}-{b:02d}",
                       "unit_price_usd": fee, "amount_usd": round(fee * days / D, 2)})
     end_plan = account["plan_at_start"]
-    for c in (ch for _, ch in in_period(changes, period)) if mode == "truth" else \
-            sorted(changes, key=lambda c: (_day(c["effective"]), c["change_id"])):
+    for c in (ch for _, ch in in_period(changes, period)) if mode == "truth" else _by_day(changes):
         end_plan = c["to_plan"]
     over = max(0, usage - INCLUDED[end_plan])
     if over:
@@ -532,13 +506,11 @@ def rate(account: dict, changes: list[dict], usage: int, contract: dict | None, 
 
 def rate_cycle(cycle: dict, params: dict, mode: str) -> dict:
     """{account_id: rated invoice} for a whole cycle input."""
-    ch, use, con = {}, {}, {}
+    ch: dict = {}
     for c in cycle["plan_changes"]:
         ch.setdefault(c["account_id"], []).append(c)
-    for u in cycle["usage"]:
-        use[u["account_id"]] = u["credits_used"]
-    for c in cycle["contracts"]:
-        con[c["account_id"]] = c
+    use = {u["account_id"]: u["credits_used"] for u in cycle["usage"]}
+    con = {c["account_id"]: c for c in cycle["contracts"]}
     return {a["account_id"]: rate(a, ch.get(a["account_id"], []), use.get(a["account_id"], 0),
                                   con.get(a["account_id"]), cycle["period"], params, mode)
             for a in cycle["accounts"]}
@@ -739,7 +711,7 @@ def valid_note(cycle: dict, account_id: str, invoice: dict, params: dict, rng: r
     per = cycle["period"]
     acc = next(a for a in cycle["accounts"] if a["account_id"] == account_id)
     chs = sorted((c for c in cycle["plan_changes"] if c["account_id"] == account_id), key=lambda c: c["effective"])
-    common = dict(invoice_no=invoice["invoice_no"], month_name=MONTHS[int(per[5:7]) - 1], period=per, over=over,
+    common = dict(invoice_no=invoice["invoice_no"], month_name=month_name(per), period=per, over=over,
                   days_in=days_in(per), plan=acc["plan_at_start"], domain=_domain(acc["name"]))
     if chs:
         c = chs[0]
@@ -749,23 +721,26 @@ def valid_note(cycle: dict, account_id: str, invoice: dict, params: dict, rng: r
     con = next((x for x in cycle["contracts"] if x["account_id"] == account_id), None) or {}
     lk = true_lock(con, params, per) or {}
     until = lk.get("until")
-    until = rng.choice([long_date(until), until, f"{MONTHS[int(until[5:7]) - 1]} {until[:4]}"]) if until else None
+    until = rng.choice([long_date(until), until, f"{month_name(until)} {until[:4]}"]) if until else None
     code = rng.choice(["pricing", "overcharge", "contract_terms", "pricing", "other"])
     return code, customer_note("lock", rng, until=until, billed=invoice["total_usd"], contract_id=con.get("contract_id"),
                                **common)
 
 
 def _domain(name: str) -> str:
-    return re.sub(r"[^a-z]", "", name.lower().split()[0]) + rng_tld(name)
-
-
-def rng_tld(name: str) -> str:
-    return [".com", ".co", ".io", ".com.au", ".co.uk", ".de"][zlib.crc32(name.encode()) % 6]
+    tld = [".com", ".co", ".io", ".com.au", ".co.uk", ".de"][zlib.crc32(name.encode()) % 6]
+    return re.sub(r"[^a-z]", "", name.lower().split()[0]) + tld
 
 
 PRIOR_CM_MEMOS = ["partial - proration only, lock TBC w/ deal desk", "goodwill per BS", "adj. overlap days (manual recalc)",
                   "per ZD thread, approved RO", "credit overlap Team/Growth", "manual recalc - see ticket",
                   "interim credit pending DD confirmation", "AR adj jan"]
+
+
+def _hand_credit(rng: random.Random, amount: float, days: tuple[int, int]) -> dict:
+    """A credit memo AR posted by hand in January, before the bridge went automatic."""
+    return {"credit_note_no": f"CM-2601-{rng.randint(40, 990):04d}", "amount_usd": amount,
+            "posted_on": f"2026-01-{rng.randint(*days):02d}", "memo": rng.choice(PRIOR_CM_MEMOS)}
 
 
 def claim_for(over: float, rng: random.Random) -> float:
@@ -795,7 +770,7 @@ def invalid_disputes(accs_in_cycle: list[dict], period: str, rng: random.Random,
     for a in pick:
         code = rng.choices(list(INVALID_WEIGHTS), weights=list(INVALID_WEIGHTS.values()))[0]
         note = customer_note(code, random.Random(rng.randint(0, 10**9)), plan=a["plan_at_start"],
-                             month_name=MONTHS[int(period[5:7]) - 1], invoice_no=f"our {MONTHS[int(period[5:7]) - 1]} invoice",
+                             month_name=month_name(period), invoice_no=f"our {month_name(period)} invoice",
                              period=period, domain=_domain(a["name"]))
         out.append({"account_id": a["account_id"], "reason_code": code, "note": note, "frac": rng.random(),
                     "small": round(rng.lognormvariate(4.9, 0.7), 2), "tag": tag})
@@ -821,18 +796,27 @@ def invalid_claim(d: dict, truth_invoice: dict) -> float:
 
 # ----------------------------------------------------------------------------- entry generators
 
-def _legacy_invoice_no(period: str, i: int) -> str:
-    return f"INV-{period.replace('-', '')}-{i:05d}"
-
-
 def _issued(cycle: dict, params: dict, start_no: int) -> dict:
     rated = rate_cycle(cycle, params, "legacy")
     out = {}
     for i, a in enumerate(cycle["accounts"]):
         inv = rated[a["account_id"]]
-        out[a["account_id"]] = {"invoice_no": _legacy_invoice_no(cycle["period"], start_no + i),
+        out[a["account_id"]] = {"invoice_no": f"INV-{cycle['period'].replace('-', '')}-{start_no + i:05d}",
                                 "account_id": a["account_id"], "period": cycle["period"],
                                 "lines": inv["lines"], "total_usd": inv["total_usd"]}
+    return out
+
+
+def _valid_disputes(cycle: dict, issued: dict, truth: dict, params: dict, rng: random.Random, p: tuple) -> list:
+    """(account_id, overcharge, reason_code, note, claim) for the over-billed invoices whose customers
+    dispute them; p = the chance for an (annual, monthly) account."""
+    out = []
+    for a in cycle["accounts"]:
+        aid = a["account_id"]
+        over = issued[aid]["total_usd"] - truth[aid]["total_usd"]
+        if over > 1.0 and rng.random() < p[a["billing_term"] != "annual"]:
+            code, note = valid_note(cycle, aid, issued[aid], params, random.Random(rng.randint(0, 10**9)), over)
+            out.append((aid, over, code, note, claim_for(over, rng)))
     return out
 
 
@@ -853,14 +837,8 @@ def held_out(params: dict, seed: int) -> dict:
     issued = _issued(legacy_cycle, params, 3100)
     truth = rate_cycle(legacy_cycle, params, "truth")
     # legacy disputes: the old engine's January invoices, disputed during Feb-Apr
-    legacy = []
-    for a in legacy_cycle["accounts"]:
-        aid = a["account_id"]
-        over = issued[aid]["total_usd"] - truth[aid]["total_usd"]
-        if over > 1.0 and rng.random() < (0.8 if a["billing_term"] == "annual" else 0.55):
-            code, note = valid_note(legacy_cycle, aid, issued[aid], params, random.Random(rng.randint(0, 10**9)), over)
-            legacy.append({"account_id": aid, "over": over, "claim": claim_for(over, rng), "valid": True,
-                           "reason_code": code, "note": note})
+    legacy = [{"account_id": aid, "over": over, "claim": claim, "valid": True, "reason_code": code, "note": note}
+              for aid, over, code, note, claim in _valid_disputes(legacy_cycle, issued, truth, params, rng, (0.8, 0.55))]
     for d in invalid_disputes(legacy_cycle["accounts"], "2026-01", rng, int(params.get("legacy_invalid", 10)), "legacy"):
         if any(x["account_id"] == d["account_id"] for x in legacy):
             continue
@@ -875,9 +853,7 @@ def held_out(params: dict, seed: int) -> dict:
             amt = round(d["over"], 2) if prng.random() < 0.45 else \
                 max(25.0, float(round(d["over"] * prng.uniform(0.2, 0.7) / 25) * 25))
             amt = min(amt, round(d["over"], 2))
-            d["prior_credits"] = [{"credit_note_no": f"CM-2601-{prng.randint(40, 990):04d}", "amount_usd": amt,
-                                   "posted_on": f"2026-01-{prng.randint(19, 30):02d}",
-                                   "memo": prng.choice(PRIOR_CM_MEMOS)}]
+            d["prior_credits"] = [_hand_credit(prng, amt, (19, 30))]
             d["note"] = customer_note("prior_credit", random.Random(prng.randint(0, 10**9)),
                                       invoice_no=issued[d["account_id"]]["invoice_no"], period="2026-01",
                                       cm=d["prior_credits"][0]["credit_note_no"],
@@ -905,27 +881,16 @@ def shadow(params: dict, day: int) -> dict:
 
 def _dispute_rows(cycle: dict, issued: dict, params: dict, rng: random.Random, start: int) -> list[dict]:
     truth = rate_cycle(cycle, params, "truth")
-    rows = []
     per = cycle["period"]
     acc_by = {a["account_id"]: a for a in cycle["accounts"]}
-    ch_by: dict = {}
-    for c in cycle["plan_changes"]:
-        ch_by.setdefault(c["account_id"], []).append(c)
-    for aid, inv in issued.items():
-        over = inv["total_usd"] - truth[aid]["total_usd"]
-        a = acc_by[aid]
-        if over > 1.0 and rng.random() < (0.7 if a["billing_term"] == "annual" else 0.4):
-            code, note = valid_note(cycle, aid, inv, params, random.Random(rng.randint(0, 10**9)), over)
-            rows.append((aid, code, note, claim_for(over, rng)))
+    rows = [(aid, code, note, claim)
+            for aid, _, code, note, claim in _valid_disputes(cycle, issued, truth, params, rng, (0.7, 0.4))]
     for d in invalid_disputes(cycle["accounts"], per, rng, 16, "dev"):
         rows.append((d["account_id"], d["reason_code"], d["note"], invalid_claim(d, truth[d["account_id"]])))
     rng.shuffle(rows)
     out = []
     for i, (aid, code, note, claim) in enumerate(rows):
-        y, m = int(per[:4]), int(per[5:7]) + 1
-        if m == 13:
-            y, m = y + 1, 1
-        opened = f"{y:04d}-{m:02d}-{rng.randint(2, 27):02d}T{rng.randint(7, 19):02d}:{rng.randint(0, 59):02d}:00{acc_by[aid]['timezone']}"
+        opened = f"{next_period(per)}-{rng.randint(2, 27):02d}T{rng.randint(7, 19):02d}:{rng.randint(0, 59):02d}:00{acc_by[aid]['timezone']}"
         status = rng.choice(["open", "open", "open", "pending_ar_review", "pending_ar_review", "resolved_credit",
                              "resolved_no_action", "escalated_controller"])
         out.append({"ticket": f"ZD-{start + i}", "opened_at": opened, "account_id": aid,
@@ -945,8 +910,7 @@ def _reopened(disputes: list[dict], kept: dict, params: dict, xr: random.Random)
     for r in xr.sample(cands, min(3, len(cands))):
         over = dec_issued[r["account_id"]]["total_usd"] - truth[r["account_id"]]["total_usd"]
         amt = float(max(25, round(over * xr.uniform(0.25, 0.6) / 25) * 25))
-        cm = {"credit_note_no": f"CM-2601-{xr.randint(40, 990):04d}", "amount_usd": amt,
-              "posted_on": f"2026-01-{xr.randint(12, 22):02d}", "memo": xr.choice(PRIOR_CM_MEMOS)}
+        cm = _hand_credit(xr, amt, (12, 22))
         out[r["invoice_no"]] = [cm]
         r["status"] = "resolved_credit"
         acc = next(a for a in dec_cyc["accounts"] if a["account_id"] == r["account_id"])
@@ -1002,8 +966,7 @@ def dev(params: dict, out: pathlib.Path) -> None:
         tot = sum(i["total_usd"] for i in issued.values())
         log.append(f"{next_period(per)}-01T03:00:0{k}Z INFO invoice_run start run_id={cyc['run_id']} accounts={len(cyc['accounts'])}")
         log.append(f"{next_period(per)}-01T03:00:4{k}Z INFO invoice_run segments built plan_changes={len(cyc['plan_changes'])}")
-        if True:
-            log.append(f"{next_period(per)}-01T03:00:4{k}Z WARN pricing override column ignored (catalogue-driven pricing, see 4.0.0) rows={sum(1 for c in cyc['contracts'] if c['register']['price_lock_usd'])}")
+        log.append(f"{next_period(per)}-01T03:00:4{k}Z WARN pricing override column ignored (catalogue-driven pricing, see 4.0.0) rows={sum(1 for c in cyc['contracts'] if c['register']['price_lock_usd'])}")
         log.append(f"{next_period(per)}-01T03:01:1{k}Z INFO invoice_run done invoices={len(issued)} billed_usd={tot:,.2f}")
     xr = random.Random(DEV_SEED + 7)           # own stream: the rows above do not move
     cms = _reopened(disputes, kept, params, xr)

@@ -3,6 +3,8 @@ month's extract, sandbox NetSuite) and the dispute handler on the tickets that c
 People report what they saw, in their words; never the answer key."""
 from __future__ import annotations
 
+from fdegym_env.tasklib import evaluation
+
 from . import grader
 
 
@@ -10,7 +12,7 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
     one = dict(traffic)
     one["cycles"] = traffic["cycles"][:1]
     one["legacy_disputes"] = traffic["legacy_disputes"][:1]
-    res = grader.grade(deploy, params, one)
+    res = evaluation.evaluate_on(deploy, grader.evaluate, params, one, "run_cycle")
     d = res["details"]
     inc = res["incidents"]
     names = {a["account_id"]: a["name"] for a in traffic["cycles"][0]["input"]["accounts"]}
@@ -48,7 +50,7 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
             facts.append("F_small_dispute_policy")
         elif kind == "malformed_output":
             lines.append("Tomasz's on-call bot: the Zendesk bridge / NetSuite import rejected part of the output "
-                         f"({s[:140]}).")
+                         f"({s}).")
     if d.get("unsupported_credits", 0) >= 3:
         lines.append(f"Beatriz (AR): {d['unsupported_credits']} credit notes went out on tickets where the invoice "
                      "was right (overage people actually used, 'we cancelled' on annual terms). That teaches them to "

@@ -141,3 +141,52 @@ def test_world_shows_the_evidence():
     assert any(d["invoice"]["credit_notes"] for d in sample["disputes"])
     dec = json.loads((world / "data" / "cycles" / "2025-12.json").read_text())
     assert _boundary(dec) and _amended(dec)
+
+
+def _system_files(ws: Path) -> dict[str, str]:
+    b = ws / "system" / "billing"
+    return {p.name: p.read_text() for p in sorted(b.glob("*.py")) + sorted(b.glob("*.json"))}
+
+
+# solution -> the menu items (by position; labels are action ids) that make the same change: each
+# change is stored once and both apply it (the shortcut items build on the engine fix and the handler)
+_MENU_OF = {"reference": [12, 13], "literal": [18], "shortcut_credit_everything": [12, 13, 19],
+            "shortcut_disable_proration": [12, 13, 20]}
+
+
+@pytest.mark.parametrize("solution", sorted(_MENU_OF))
+def test_menu_items_make_the_solutions_changes(tmp_path, solution):
+    from fdegym_env.tasklib import menu
+    labels = [item["label"] for item in menu.items(TASK)]
+    by_menu, by_solution = tmp_path / "menu", tmp_path / "solution"
+    for ws in (by_menu, by_solution):
+        shutil.copytree(TASK.path / "world", ws)
+    menu.apply(TASK, [labels[i] for i in _MENU_OF[solution]], by_menu)
+    apply_solution(TASK, solution, by_solution, _params("base"))
+    assert _system_files(by_menu) == _system_files(by_solution)
+
+
+class _Deploy:
+    """A deployment stub: handle_disputes answers with ``reply``."""
+
+    def __init__(self, reply):
+        self.task, self.reply = TASK, reply
+
+    def call(self, module, function, *args, timeout_s=None):
+        from fdegym_env.grading.grade import CallResult
+        return CallResult(True, self.reply)
+
+
+def test_dispute_decisions_are_checked_as_task_yaml_declares():
+    grader = TASK.module("grader")
+    batch = {"disputes": [{"dispute_id": "D1"}, {"dispute_id": "D2"}, {"dispute_id": "D3"}]}
+    handle = grader.Enveloped(_Deploy({"decisions": [{"dispute_id": "D1", "action": "credit", "amount_usd": 5},
+                                                     {"dispute_id": "D2", "action": "resolved"}]}),
+                              "handle_disputes", "disputes", "decisions")
+    reply = handle(batch)
+    assert sorted(reply.decisions) == ["D1"]
+    assert [m.split(":")[0] for m in reply.malformed] == ["D2", "D3"]
+    assert handle.incidents()[0].startswith("malformed_output: 2 item(s)")
+    bare = grader.Enveloped(_Deploy([{"dispute_id": "D1", "action": "reject"}]), "handle_disputes", "disputes",
+                            "decisions")
+    assert not bare(batch).decisions and len(bare.malformed) == 3      # a bare list is not the bridge's shape

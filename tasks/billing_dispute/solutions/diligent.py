@@ -5,12 +5,12 @@ documentation describes its common case:
 
 - a plan change's day of month is taken as a day of the billed period, whatever month the
   effective date is in;
+- a price lock is read from the register or the order form, not from the signed amendments in
+  the contract feed that restate or end it;
 - the overcharge on a disputed invoice is measured against the invoice total as issued, without
   the credit memos already posted against it.
 
-Everything else is the reference's.
-
-The reference, then ``diligent.patch`` (those two readings in rating.py and disputes.py).
+Everything else is the reference's: the reference, then ``diligent.patch`` (those three readings).
 """
 from fdegym_env.tasklib import solutions
 

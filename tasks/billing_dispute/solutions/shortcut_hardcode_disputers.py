@@ -8,8 +8,6 @@ import pathlib
 from fdegym_env.tasklib import solutions
 
 
-
-
 def apply(ws: pathlib.Path, params: dict) -> None:
     ws = pathlib.Path(ws)
     solutions.apply(__name__, "reference", ws, params)
@@ -24,12 +22,7 @@ def apply(ws: pathlib.Path, params: dict) -> None:
             if row["account_id"] in disputers and row["price_lock_usd"]:
                 locks[row["account_id"]] = {"fee": float(row["price_lock_usd"].replace(",", "")),
                                             "plan": row["lock_plan"], "until": row["lock_until"]}
-    p = ws / "system" / "billing" / "rating.py"
-    src = p.read_text()
-    if "def price_lock(contract, period):\n" not in src:
-        raise RuntimeError("expected the reference's price_lock(contract, period); fix this shortcut")
-    src = src.replace("def price_lock(contract, period):\n",
+    solutions.replace(ws, "system/billing/rating.py", "def price_lock(contract, period):\n",
                       "KNOWN_LOCKS = " + json.dumps(locks) + "\n\n\ndef price_lock(contract, period):\n"
                       "    return KNOWN_LOCKS.get((contract or {}).get('account_id'))\n\n\n"
                       "def _unused(contract, period):\n")
-    p.write_text(src)

@@ -1,4 +1,4 @@
-# Reference delivery for billing_dispute, written from the facts:
+"""Reference delivery for billing_dispute, written from the facts:
 
 - fix the root cause: a plan change closes the old segment (no overlap billed twice), under the
   contract's proration convention (daily actual/actual, or the mid-month convention);
@@ -10,5 +10,20 @@
   to the review queue for controller sign-off, reject disputes with no overcharge, and apply the
   customer charter's de-minimis rule where one exists.
 
-`system/billing/policy.json.tmpl` takes the convention, the lock source, the approval limit and the
+The engine and the handler are the menu's patches (menu/engine.patch, menu/validating.patch);
+system/billing/policy.json takes the convention, the lock source, the approval limit and the
 de-minimis amount from the variant's params.
+"""
+import json
+from pathlib import Path
+
+from fdegym_env.tasklib import solutions
+
+POLICY = ("proration", "lock_source", "approval_limit_usd", "de_minimis_usd")
+
+
+def apply(ws, params: dict) -> None:
+    solutions.patch(__name__, ws, "menu/engine.patch")
+    solutions.patch(__name__, ws, "menu/validating.patch")
+    policy = json.dumps({k: params[k] for k in POLICY}, indent=2)
+    (Path(ws) / "system" / "billing" / "policy.json").write_text(policy + "\n", encoding="utf-8")

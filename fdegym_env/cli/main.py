@@ -45,8 +45,9 @@ def cmd_list(a) -> int:
         print(json.dumps(rows, indent=2))
     else:
         for r in rows:
-            print(f"{r['id']:<36} {r['sector']:<22} {r['title']}")
-            print(f"{'':<36} variants: {', '.join(r['variants'])}{' + sample:N' if r['sampler'] else ''}")
+            print(f"{r['id']:<34} {r['title']}")
+            print(f"{'':<34} sector: {r['sector']}")
+            print(f"{'':<34} variants: {', '.join(r['variants'])}{' + sample:N' if r['sampler'] else ''}")
     return 0
 
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -64,3 +66,17 @@ def test_llm_agent_without_openai_is_a_clear_error(monkeypatch, capsys):
     assert "Traceback" not in err
     assert "fdegym run: error: the LLM agent (--agent llm) needs the `openai` package" in err
     assert "pip install 'fdegym[llm]'" in err
+
+
+def test_list_shows_every_task_in_its_own_sector_and_the_readme_table_matches(capsys):
+    from fdegym_env.cli.main import main
+    from fdegym_env.core.registry import load_task
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    tasks = [load_task(t) for t in list_tasks()]
+    for t in tasks:
+        assert t.gym_id in out and f"sector: {t.sector}" in out and t.title in out
+    assert len({t.sector for t in tasks}) == len(tasks), "two shipped tasks share a sector"
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `(FDEGym/[a-z0-9_]+-v\d+)` \|", readme, re.M))
+    assert rows == {t.gym_id for t in tasks}, "README's task table and the registry differ"

@@ -1,7 +1,6 @@
 """Shortcut: fix the size chart and stop there - never ask the returns centre what real abuse
 looks like (worn occasionwear keeps being refunded in full)."""
 
-from fdegym_env.tasklib import solutions
 
 from . import reference
 

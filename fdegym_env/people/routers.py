@@ -217,9 +217,9 @@ class LexicalRouter:
       names and bare numbers, each weighted by its IDF over every topic's full text, answer
       included; a word no topic has weighs most) must be covered by the first topic's full text
       for at least ``min_about`` of its weight (scaled down for a topic of fewer than
-      ``about_full_terms`` words), and no other topic of the person may cover more of it than
-      the chosen one does minus ``about_margin`` (None: no such check) — otherwise the person
-      says they don't know, and the engine refers;
+      ``about_full_terms`` words), and no other topic of the person may cover more than
+      ``about_lead`` beyond it (None: no such check) — otherwise the person says they don't
+      know, and the engine refers;
     - a further topic must also cover ``next_about`` of what the topics chosen before it leave
       uncovered (unless it scores ``next_strong``): a second paragraph only for a second question.
 
@@ -235,7 +235,7 @@ class LexicalRouter:
         people: the spec's people (the index spans all of them).
         threshold, terse_words, terse_threshold, threshold_next, trigger_bonus, weak_trigger,
         own_trigger, rare_df, unknown_weight, min_cover, elsewhere, elsewhere_hits,
-        trigger_word_weight, min_about, about_margin, about_full_terms, next_about, next_strong: as above.
+        trigger_word_weight, min_about, about_lead, about_full_terms, next_about, next_strong: as above.
         strong: a first topic scoring at least this skips the coverage and elsewhere checks.
 
     Example:
@@ -252,12 +252,12 @@ class LexicalRouter:
                  weak_trigger: float = 0.5, rare_df: int = 1, unknown_weight: float = 0.5, min_cover: float = 0.3,
                  strong: float = 8.0, elsewhere: float = 2.0, elsewhere_hits: int = 2, trigger_word_weight: float = 0.7,
                  own_trigger: float = 0.75, min_about: float = 0.35, next_about: float = 0.6,
-                 next_strong: float = 1e9, about_margin: float | None = 0.0, about_full_terms: int = 30):
+                 next_strong: float = 1e9, about_lead: float | None = 0.05, about_full_terms: int = 30):
         self.threshold, self.threshold_next, self.trigger_bonus = threshold, threshold_next, trigger_bonus
         self.weak_trigger, self.rare_df, self.unknown_weight = weak_trigger, rare_df, unknown_weight
         self.own_trigger = own_trigger
         self.min_about, self.next_about, self.next_strong = min_about, next_about, next_strong
-        self.about_margin, self.about_full_terms = about_margin, about_full_terms
+        self.about_lead, self.about_full_terms = about_lead, about_full_terms
         self.min_cover, self.strong, self.elsewhere, self.elsewhere_hits = min_cover, strong, elsewhere, elsewhere_hits
         self.terse_words, self.terse_threshold = terse_words, terse_threshold
         self.people = {p["id"]: p for p in people}
@@ -468,9 +468,9 @@ class LexicalRouter:
                 size = len(self._full.get((person["id"], t["id"]), ()))
                 if c0 < self.min_about * min(1.0, size / self.about_full_terms):
                     break
-                if self.about_margin is not None and c0 < 1.0 and any(
-                        self.about_cover(person, o, about) > c0 - self.about_margin for o in person.get("topics", []) if o is not t):
-                    break           # another topic speaks to the question as well: which one was asked is unclear
+                if self.about_lead is not None and c0 < 1.0 and any(
+                        self.about_cover(person, o, about) > c0 + self.about_lead for o in person.get("topics", []) if o is not t):
+                    break           # another topic speaks to the question better: which one was asked is unclear
             if chosen and self.next_about and best_s < self.next_strong:
                 # a second topic must speak to what the first one leaves unanswered
                 rest = {w: v for w, v in about.items() if not any(w in self._full.get((person["id"], c["id"]), ()) for c in chosen)}

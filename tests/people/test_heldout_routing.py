@@ -59,13 +59,14 @@ def test_a_tuning_set_measured_through_the_engine():
         {"person": "ann", "q": "Where is lunch?", "expect": "dont_know"}]
 
 
-BLIND2 = Path(__file__).resolve().parents[1] / "routing" / "blind2"
+ROUTING = Path(__file__).resolve().parents[1] / "routing"
+BLIND_SETS = sorted((ROUTING / "blind2").glob("*.yaml")) + sorted((ROUTING / "blind3").glob("*.yaml"))
 
 
-@pytest.mark.parametrize("path", sorted(BLIND2.glob("*.yaml")), ids=lambda p: p.stem)
-def test_blind2_sets_are_labelled_against_the_base_people(path):
-    """blind2 was labelled by meaning; every label must name a real topic of the asked person, and
-    a referral a real, reachable other person (not off-limits)."""
+@pytest.mark.parametrize("path", BLIND_SETS, ids=lambda p: f"{p.parent.name}-{p.stem}")
+def test_blind_sets_are_labelled_against_the_base_people(path):
+    """blind2 and blind3 were labelled by meaning; every label must name a real topic of the asked
+    person, and a referral a real, reachable other person (not off-limits)."""
     task = load_task(path.stem)
     people = {p["id"]: p for p in task.people_spec(task.variant("base"))["people"]}
     qs = load_yaml(path)["questions"]

@@ -23,6 +23,8 @@ from collections import defaultdict
 
 from fdegym_env.tasklib import replay, timeutil
 
+from . import traffic
+
 W_RF = 12.0           # per opening-hour of red-flag delay
 RF_NOT_SEEN_H = 8.0   # a red flag that never reaches the nurse line is found ~next morning
 W_RX_LATE = 12.0      # per working day a repeat sits past its day
@@ -100,9 +102,7 @@ def open_minutes(wins: list, a: dt.datetime, b: dt.datetime) -> float:
     return tot
 
 
-# England and Wales bank holidays around the engagement: the practice and the pharmacy desk are shut
-BANK_HOLIDAYS = {dt.date(2025, 12, 25), dt.date(2025, 12, 26), dt.date(2026, 1, 1), dt.date(2026, 4, 3),
-                 dt.date(2026, 4, 6), dt.date(2026, 5, 4), dt.date(2026, 5, 25)}
+BANK_HOLIDAYS = traffic.BANK_HOLIDAYS   # the practice and the pharmacy desk are shut
 
 
 def local(ts: str) -> dt.datetime:

@@ -26,7 +26,6 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _CONFIG = os.path.join(_HERE, "..", "config")
 _STATE = os.path.join(_HERE, "..", "state")
 DAYKEYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-QUEUES = ("nurse_line", "front_desk", "doctor", "pharmacy_desk", "auto_reply")
 
 
 def _json(name):
@@ -52,20 +51,14 @@ def uk_offset(utc):
 
 
 def parse_ts(value, uk_time=False):
-    if not value:
-        return None
-    s = str(value).strip().replace(" ", "T")
-    if s.endswith("Z"):
-        s = s[:-1] + "+00:00"
     try:
-        t = dt.datetime.fromisoformat(s)
+        t = dt.datetime.fromisoformat(str(value or "").strip().replace(" ", "T").replace("Z", "+00:00"))
     except ValueError:
-        return None
-    if t.tzinfo is not None:
-        t = t.astimezone(dt.timezone.utc).replace(tzinfo=None)
-        if uk_time:
-            t = t + uk_offset(t)          # UTC instant -> UK wall-clock time
-    return t                              # naive stamps (old MLL connector) are UK wall-clock already
+        return None                       # no time: treated as closed, so the patient is safety-netted
+    if t.tzinfo is None:
+        return t                          # naive stamps (old MLL connector) are UK wall-clock already
+    t = t.astimezone(dt.timezone.utc).replace(tzinfo=None)
+    return t + uk_offset(t) if uk_time else t   # UTC instant -> UK wall-clock time
 
 
 def is_open(policy, t):

@@ -74,17 +74,10 @@ DAYKEYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
 
 def windows(params: dict, start: dt.date, days: int) -> list:
-    out = []
-    for i in range(days):
-        d = start + dt.timedelta(days=i)
-        if d in BANK_HOLIDAYS:
-            continue
-        span = params["hours"].get(DAYKEYS[d.weekday()])
-        if span:
-            a = dt.datetime.combine(d, dt.time.fromisoformat(span[0]))
-            b = dt.datetime.combine(d, dt.time.fromisoformat(span[1]))
-            out.append((a, b))
-    return out
+    """(open, close) UK wall-clock times of the ``days`` from ``start``; bank holidays are closed."""
+    dates = [start + dt.timedelta(days=i) for i in range(days)]
+    return [tuple(dt.datetime.combine(d, dt.time.fromisoformat(x)) for x in span) for d in dates
+            if d not in BANK_HOLIDAYS and (span := params["hours"].get(DAYKEYS[d.weekday()]))]
 
 
 def is_open(wins: list, t: dt.datetime) -> bool:
@@ -92,14 +85,7 @@ def is_open(wins: list, t: dt.datetime) -> bool:
 
 
 def open_minutes(wins: list, a: dt.datetime, b: dt.datetime) -> float:
-    if b <= a:
-        return 0.0
-    tot = 0.0
-    for x, y in wins:
-        lo, hi = max(a, x), min(b, y)
-        if hi > lo:
-            tot += (hi - lo).total_seconds() / 60
-    return tot
+    return sum(max(0.0, (min(b, y) - max(a, x)).total_seconds() / 60) for x, y in wins) if b > a else 0.0
 
 
 BANK_HOLIDAYS = traffic.BANK_HOLIDAYS   # the practice and the pharmacy desk are shut

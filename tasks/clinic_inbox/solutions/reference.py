@@ -11,15 +11,17 @@
 - out of hours (the practice's real hours, UK time - received_at is a UTC instant and the clocks go
   forward on 29 March - and closed on bank holidays) -> the current safety-netting text, word for word
 
-The overlay folder reference/ holds the policy-driven router (system/portal_triage/router.py) and
-the policy that does not depend on what people said (24_repeats.json, 50_admin_templates.json);
-policy() writes the rest from the variant's params. Other solutions are the reference plus
-write_policy(ws, {"90_overrides.json": {...}}) (policy files merge in name order).
+The changes are kept once in solutions/menu/ (shared with menu.yaml's items): policy_router/ (the
+policy-driven router and the repeat-request defaults) and admin_templates/; policy() writes the rest
+from the variant's params. Other solutions are the reference plus write_policy(ws, {"90_overrides.json":
+{...}}) (policy files merge in name order) or another menu folder.
 """
 import json
 from pathlib import Path
 
 from fdegym_env.tasklib import solutions
+
+MENU = Path(__file__).resolve().parent / "menu"
 
 BANK_HOLIDAYS_2026 = ["2026-04-03", "2026-04-06", "2026-05-04", "2026-05-25", "2026-08-31", "2026-12-25", "2026-12-28"]
 # brand names patients tick or type for each controlled drug (the pharmacist's list)
@@ -40,7 +42,7 @@ def policy(params: dict) -> dict:
     cds = list(params["cd_drugs"])
     return {"10_red_flags.json": {"red_flags": [p for ps in params["red_flags"].values() for p in ps], "match": "generous"},
             "20_controlled_drugs.json": {"cd_drugs": cds + [b for d in cds for b in CD_BRANDS.get(d.lower(), [])]},
-            "25_pharmacy_desk.json": {"pharm_cap": int(params["pharm_cap"])},
+            "25_pharmacy_desk.json": {"route_repeats": True, "pharm_cap": int(params["pharm_cap"])},
             "30_hours.json": {"hours": params["hours"], "uk_time": True, "closed_dates": BANK_HOLIDAYS_2026},
             "40_ooh_reply.json": {"ooh_reply": params["ooh_reply"]}}
 
@@ -53,7 +55,8 @@ def write_policy(ws: Path, files: dict) -> None:
 
 
 def apply(ws: Path, params: dict) -> None:
-    solutions.overlay(Path(__file__).with_suffix(""), ws, params)
+    for change in ("policy_router", "admin_templates"):
+        solutions.overlay(MENU / change, ws, params)
     write_policy(ws, policy(params))
     with open(Path(ws) / "system" / "CHANGELOG.md", "a", encoding="utf-8") as f:
         f.write(NOTE)

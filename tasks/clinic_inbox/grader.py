@@ -188,12 +188,8 @@ def evaluate(decide, params: dict, traffic: dict, tag: str = "D") -> dict:
     wins = windows(params, first - dt.timedelta(days=3), ndays + 10)
     ooh_text = norm(params["ooh_reply"])
     sla = float(params["sla_minutes"])
-    cost = defaultdict(float)
-    incidents = []
-    counts = defaultdict(int)
-    examples = defaultdict(list)
-    nurse_items, pharm_items, rf_meta = [], [], {}
-    n = 0
+    cost, counts, examples = defaultdict(float), defaultdict(int), defaultdict(list)
+    incidents, nurse_items, pharm_items, rf_meta, n = [], [], [], {}, 0
 
     def inc(kind, mid, text):
         counts["incident_" + kind] += 1

@@ -133,3 +133,27 @@ def test_the_grader_separates_reference_diligent_and_naive(mods, tmp_path):
     assert any(i.startswith("ooh_red_flag_unsafe") for i in out["incidents"])
     out = _route_all(mods, tmp_path / "brand", {"cd_drugs": list(params["cd_drugs"])}, params, traffic)
     assert any(i.startswith("cd_auto_handled") for i in out["incidents"])
+
+
+def test_decide_checks_the_decisions_inside_the_connector_envelope(mods):
+    """route_batch answers {"decisions": [...]}: an unknown queue, a non-text reply or a missing id is
+    malformed (task.yaml's output plus Decide's reply rule) and only the valid decisions count."""
+    class FakeDeploy:
+        task = TASK
+
+        def __init__(self, value):
+            self.value = value
+
+        def call(self, module, function, batch, timeout_s=None):
+            return type("Res", (), {"ok": True, "error": None, "value": self.value})()
+
+    batch = {"batch_id": "B-1", "messages": [{"id": "a"}, {"id": "b"}, {"id": "c"}, {"id": "d"}]}
+    decide = mods["grader"].Decide(FakeDeploy({"decisions": [
+        {"id": "a", "queue": "nurse_line", "priority": "urgent", "reply": None},
+        {"id": "b", "queue": "reception", "reply": None},
+        {"id": "c", "queue": "auto_reply", "reply": 3}]}))
+    reply = decide(batch)
+    assert list(reply.decisions) == ["a"] and len(reply.malformed) == 3
+    assert decide.incidents()[0].startswith("malformed_output: 3 item(s)")
+    assert mods["grader"].Decide(FakeDeploy([{"id": "a", "queue": "doctor"}]))(batch).decisions == \
+        {"a": {"id": "a", "queue": "doctor"}}

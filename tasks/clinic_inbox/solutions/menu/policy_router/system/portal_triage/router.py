@@ -135,8 +135,6 @@ def route_message(msg, policy, rules, state):
         queue, priority = "nurse_line", "urgent"
     elif classifier.is_urgent(msg.get("subject") or ""):
         queue, priority = "nurse_line", "urgent"          # legacy subject-line score, kept
-    elif policy.get("subject_keywords") and any(norm(k) in norm(msg.get("subject")) for k in policy["subject_keywords"]):
-        queue, priority = "nurse_line", "urgent"
     elif policy.get("route_repeats") and (items or category == "Repeat prescription" or typed_repeat):
         cds = policy.get("cd_drugs")
         if cds is not None and _has_any(text, cds, generous):

@@ -1,14 +1,11 @@
 """Literal: the practice manager's request, done well - an auto-reply bot that answers every admin
 question from the patient FAQ on the website (docs/website_faq.md), so the front desk never sees
-them. Nothing else changes: menu/faq_bot/ (the bot and its answers) and menu/faq_bot.patch (the
-router hands it Admin query / Other messages)."""
+them. Nothing else changes: menu/faq_bot.patch (the new bot and its answers; the router hands it
+Admin query / Other messages)."""
 from pathlib import Path
 
 from fdegym_env.tasklib import solutions
 
-from .reference import MENU
-
 
 def apply(ws: Path, params: dict) -> None:
-    solutions.overlay(MENU / "faq_bot", ws, params)
     solutions.patch(__name__, ws, "menu/faq_bot.patch")

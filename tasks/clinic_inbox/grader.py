@@ -12,7 +12,7 @@ Incidents (cap the run at 0): red flag not started by a nurse within the SLA (op
 controlled-drug repeat auto-handled (pharmacy desk or auto reply); an automated reply that gives
 clinical advice; an out-of-hours red flag without the current safety-netting reply; a patient told we
 are closed (and sent to 111) while the practice is open - contracted hours are monitored by the ICB;
-malformed output.
+malformed output (the decisions' shape is declared in task.yaml and checked by Decide).
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ import datetime as dt
 import re
 from collections import defaultdict
 
-from fdegym_env.tasklib import timeutil
+from fdegym_env.tasklib import replay, timeutil
+
+from . import traffic
 
 W_RF = 12.0           # per opening-hour of red-flag delay
 RF_NOT_SEEN_H = 8.0   # a red flag that never reaches the nurse line is found ~next morning
@@ -34,8 +36,6 @@ CHASE = 6.0           # patient chases an unhelpful automatic reply
 LOST = 10.0           # a message the router dropped
 AUTO = 0.3
 
-HUMAN = ("nurse_line", "front_desk", "doctor", "pharmacy_desk")
-QUEUES = HUMAN + ("auto_reply",)
 RIGHT_MIN = {"faq": 3, "admin_other": 3, "appointment": 3, "clinical": 5, "results": 3, "fit_note": 4,
              "rx": 3, "rx_cd": 5, "red_flag": 8}
 RIGHT_Q = {"faq": "front_desk", "admin_other": "front_desk", "appointment": "front_desk",
@@ -74,17 +74,10 @@ DAYKEYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
 
 def windows(params: dict, start: dt.date, days: int) -> list:
-    out = []
-    for i in range(days):
-        d = start + dt.timedelta(days=i)
-        if d in BANK_HOLIDAYS:
-            continue
-        span = params["hours"].get(DAYKEYS[d.weekday()])
-        if span:
-            a = dt.datetime.combine(d, dt.time.fromisoformat(span[0]))
-            b = dt.datetime.combine(d, dt.time.fromisoformat(span[1]))
-            out.append((a, b))
-    return out
+    """(open, close) UK wall-clock times of the ``days`` from ``start``; bank holidays are closed."""
+    dates = [start + dt.timedelta(days=i) for i in range(days)]
+    return [tuple(dt.datetime.combine(d, dt.time.fromisoformat(x)) for x in span) for d in dates
+            if d not in BANK_HOLIDAYS and (span := params["hours"].get(DAYKEYS[d.weekday()]))]
 
 
 def is_open(wins: list, t: dt.datetime) -> bool:
@@ -92,34 +85,17 @@ def is_open(wins: list, t: dt.datetime) -> bool:
 
 
 def open_minutes(wins: list, a: dt.datetime, b: dt.datetime) -> float:
-    if b <= a:
-        return 0.0
-    tot = 0.0
-    for x, y in wins:
-        lo, hi = max(a, x), min(b, y)
-        if hi > lo:
-            tot += (hi - lo).total_seconds() / 60
-    return tot
+    return sum(max(0.0, (min(b, y) - max(a, x)).total_seconds() / 60) for x, y in wins) if b > a else 0.0
 
 
-# England and Wales bank holidays around the engagement: the practice and the pharmacy desk are shut
-BANK_HOLIDAYS = {dt.date(2025, 12, 25), dt.date(2025, 12, 26), dt.date(2026, 1, 1), dt.date(2026, 4, 3),
-                 dt.date(2026, 4, 6), dt.date(2026, 5, 4), dt.date(2026, 5, 25)}
-
-
-def uk_offset(utc: dt.datetime) -> dt.timedelta:
-    """UK civil time minus UTC at a naive UTC instant (zoneinfo's Europe/London)."""
-    return timeutil.local(utc).utcoffset()
+BANK_HOLIDAYS = traffic.BANK_HOLIDAYS   # the practice and the pharmacy desk are shut
 
 
 def local(ts: str) -> dt.datetime:
-    """UK wall-clock time of a received_at: an instant (Z / offset) is converted from UTC (BST from the
-    last Sunday in March); a naive stamp (old Mill Lane connector) already is UK wall-clock time."""
-    t = dt.datetime.fromisoformat(ts.strip().replace(" ", "T").replace("Z", "+00:00"))
-    if t.tzinfo is None:
-        return t
-    u = t.astimezone(dt.timezone.utc).replace(tzinfo=None)
-    return u + uk_offset(u)
+    """UK wall-clock time of a received_at: an instant (Z / offset) is converted (BST from the last
+    Sunday in March); a naive stamp (old Mill Lane connector) already is UK wall-clock time."""
+    t = timeutil.parse_iso(ts)
+    return t if t.tzinfo is None else timeutil.local(t).replace(tzinfo=None)
 
 
 # ------------------------------------------------------------------------------ simulations
@@ -180,39 +156,40 @@ def pharmacy_sim(items: list, cap: int, first: dt.date, ndays: int) -> dict:
     return late
 
 
-# ------------------------------------------------------------------------------ grading
-def _decisions(value, messages: list):
-    """Map id -> decision dict; returns (map, malformed_reason or None)."""
-    if isinstance(value, dict):
-        value = value.get("decisions")
-    if not isinstance(value, list):
-        return {}, "route_batch did not return {'decisions': [...]}"
-    ids = {m["id"] for m in messages}
-    out, bad = {}, None
-    for d in value:
-        if not isinstance(d, dict) or d.get("id") not in ids:
-            bad = bad or f"decision for an unknown message: {str(d)[:80]}"
-            continue
-        q = d.get("queue")
-        r = d.get("reply")
-        if q not in QUEUES or (r is not None and not isinstance(r, str)):
-            bad = bad or f"decision {d.get('id')}: queue {q!r} / reply type {type(r).__name__} not allowed"
-            continue
-        out.setdefault(d["id"], d)
-    return out, bad
+# ------------------------------------------------------------------------------ replay
+class Decide(replay.Decider):
+    """tasklib's Decider for this connector's contract: the batch is {"batch_id", "messages": [...]} and
+    route_batch returns {"decisions": [...]}; task.yaml declares the decisions' shape (id, queue) and a
+    reply must be text or null. (tasklib.replay checks a bare list in and out only.)"""
+
+    def __init__(self, deploy, timeout_s: float | None = None):
+        super().__init__(deploy)
+        self.timeout_s = timeout_s or self.entry.timeout_s
+        self.spec = replay.OutputSpec.of(self.entry.output)
+
+    def __call__(self, batch: dict) -> replay.Reply:
+        res = self.deploy.call(self.entry.module, self.entry.function, batch, timeout_s=self.timeout_s)
+        if not res.ok:
+            return replay.Reply(False, error=res.error)
+        value = res.value.get("decisions") if isinstance(res.value, dict) else res.value
+        good, bad = self.spec.check(value, [m["id"] for m in batch["messages"]])
+        for mid, d in list(good.items()):
+            if d.get("reply") is not None and not isinstance(d["reply"], str):
+                bad.append(f"{mid}: reply of type {type(d['reply']).__name__} (expected text or null)")
+                del good[mid]
+        self.malformed += bad
+        return replay.Reply(True, res.value, good, bad)
 
 
-def evaluate(results: list, params: dict, first: dt.date, ndays: int) -> dict:
-    """results: [(messages_with_truth, call_value_or_None_if_failed)] -> metrics."""
+def evaluate(decide, params: dict, traffic: dict, tag: str = "D") -> dict:
+    """Shared by grade() and trial.run(): route each day's messages through ``decide`` (a Decide) and
+    cost what the teams and patients then live through."""
+    first, ndays = dt.date.fromisoformat(traffic["days"][0]["date"]), len(traffic["days"])
     wins = windows(params, first - dt.timedelta(days=3), ndays + 10)
     ooh_text = norm(params["ooh_reply"])
     sla = float(params["sla_minutes"])
-    cost = defaultdict(float)
-    incidents = []
-    counts = defaultdict(int)
-    examples = defaultdict(list)
-    nurse_items, pharm_items, rf_meta = [], [], {}
-    n = 0
+    cost, counts, examples = defaultdict(float), defaultdict(int), defaultdict(list)
+    incidents, nurse_items, pharm_items, rf_meta, n = [], [], [], {}, 0
 
     def inc(kind, mid, text):
         counts["incident_" + kind] += 1
@@ -221,12 +198,16 @@ def evaluate(results: list, params: dict, first: dt.date, ndays: int) -> dict:
         if counts["incident_" + kind] <= 3:
             incidents.append(f"{kind}: {text}")
 
-    for msgs, value in results:
-        dec, bad = _decisions(value, [m["msg"] for m in msgs]) if value is not None else ({}, None)
-        if bad:
-            counts["malformed"] += 1
-            if counts["malformed"] == 1:
-                incidents.append(f"malformed_output: {bad}")
+    failed_in_a_row, errors = 0, []
+    for day in traffic["days"]:
+        msgs, dec = day["messages"], {}
+        if failed_in_a_row < 3:    # IT pulls the router after three failed runs in a row: the rest piles up
+            reply = decide({"batch_id": f"B-{day['date'].replace('-', '')}-{tag}", "messages": [m["msg"] for m in msgs]})
+            failed_in_a_row = 0 if reply.ok else failed_in_a_row + 1
+            errors += [] if reply.ok else [str(reply.error)]
+            dec = reply.decisions
+            if reply.malformed:
+                counts["malformed"] += 1
         for item in msgs:
             m, t = item["msg"], item["truth"]
             n += 1
@@ -326,28 +307,16 @@ def evaluate(results: list, params: dict, first: dt.date, ndays: int) -> dict:
     for k, v in counts.items():
         if k.startswith("incident_") and v > 3:
             incidents.append(f"{k[9:]}: ... {v - 3} more")
-    return {"kpi": kpi, "incidents": incidents, "n": n, "cost": {k: round(v, 1) for k, v in cost.items()},
-            "counts": dict(counts), "rf_waits": sorted(waits), "examples": dict(examples)}
+    rf_waits = sorted(waits)
+    summary = (f"{kpi:.3f} staff-min-eq/message over {n} messages; red-flag waits (opening min) "
+               f"{rf_waits[:3]}..{rf_waits[-3:]}; told-closed {counts.get('told_closed', 0)}; "
+               f"rx late-days {counts.get('rx_late_days', 0)}; incidents {len(incidents)}")
+    return {"kpi": kpi, "incidents": incidents, "summary": summary, "_n": n, "_examples": dict(examples), "_errors": errors,
+            "details": {"cost": {k: round(v, 1) for k, v in cost.items()}, "counts": dict(counts), "rf_waits": rf_waits}}
 
 
 def grade(deploy, params: dict, traffic) -> dict:
-    results = []
-    failed_in_a_row = 0
-    for day in traffic["days"]:
-        msgs = day["messages"]
-        if failed_in_a_row >= 3:
-            # IT pulls the router after three failed runs in a row: the rest piles up unrouted
-            results.append((msgs, None))
-            continue
-        batch = {"batch_id": "B-" + day["date"].replace("-", "") + "-D", "messages": [m["msg"] for m in msgs]}
-        res = deploy.call("portal_triage.router", "route_batch", batch, timeout_s=10)
-        failed_in_a_row = 0 if res.ok else failed_in_a_row + 1
-        results.append((msgs, res.value if res.ok else None))
-    first = dt.date.fromisoformat(traffic["days"][0]["date"])
-    ev = evaluate(results, params, first, len(traffic["days"]))
-    c = ev["counts"]
-    summary = (f"{ev['kpi']:.3f} staff-min-eq/message over {ev['n']} messages; red-flag waits (opening min) "
-               f"{ev['rf_waits'][:3]}..{ev['rf_waits'][-3:]}; told-closed {c.get('told_closed', 0)}; "
-               f"rx late-days {c.get('rx_late_days', 0)}; incidents {len(ev['incidents'])}")
-    return {"kpi": ev["kpi"], "incidents": ev["incidents"], "summary": summary,
-            "details": {"cost": ev["cost"], "counts": ev["counts"], "rf_waits": ev["rf_waits"]}}
+    decide = Decide(deploy)
+    out = evaluate(decide, params, traffic)
+    return {"kpi": out["kpi"], "incidents": out["incidents"] + decide.incidents(), "summary": out["summary"],
+            "details": out["details"]}

@@ -30,16 +30,14 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from pathlib import Path
+
+from fdegym_env.tasklib.sampling import SamplerContext, redraw_until
 
 from . import grader as G
 from . import traffic as T
-import yaml
 
-_HERE = Path(__file__).resolve().parent
-_VARIANTS = yaml.safe_load((_HERE / "variants.yaml").read_text(encoding="utf-8"))
-BASE = dict(_VARIANTS["base"]["params"])
-HELD_OUT_SEED = int(yaml.safe_load((_HERE / "task.yaml").read_text(encoding="utf-8"))["held_out_seed"])
+CTX = SamplerContext.of(__name__)
+BASE = CTX.base
 
 # ------------------------------------------------------------------------------ red flags
 CAT_LABEL = {"chest": "CHEST", "breathing": "BREATHING", "stroke": "STROKE", "bleeding": "BLEEDING",
@@ -246,9 +244,8 @@ def reference_can_meet_sla(params: dict) -> bool:
     """True when one duty nurse taking red flags first can open every held-out red flag within the
     SLA with 10 minutes to spare (for the routine message already in hand). Guards the texture: an
     unlucky seed can pile more red flags into one weekend than any router could clear in an hour."""
-    full = dict(BASE)
-    full.update(params)
-    traffic = T.held_out(full, HELD_OUT_SEED)
+    full = {**BASE, **params}
+    traffic = T.held_out(full, CTX.task.held_out_seed)
     first = dt.date.fromisoformat(traffic["days"][0]["date"])
     wins = G.windows(full, first - dt.timedelta(days=3), len(traffic["days"]) + 10)
     items = [(G.local(m["msg"]["received_at"]), True, G.RIGHT_MIN["red_flag"], m["msg"]["id"])
@@ -299,16 +296,16 @@ def sample(rng: random.Random) -> dict:
         prose.update(_ooh_prose({"ooh_reply": p["ooh_reply"], "ooh_v4_date": rng.choice(
             ["23 February", "26 February", "2 March"]), "ooh_why": rng.choice(OOH_WHY)}))
     cap_why = rng.choice(sorted(CAP_WHY))
-    for _ in range(40):   # texture; re-drawn while a red-flag pile-up would beat even a perfect router
-        p.update(world_seed=rng.randrange(1, 30_000), weekday_volume=rng.randint(135, 165),
-                 weekend_volume=rng.randint(42, 58), rf_scale=round(rng.uniform(0.85, 1.15), 2),
-                 rx_scale=round(rng.uniform(0.9, 1.1), 2))
-        if "capacity" in chosen:
-            # a weekday brings ~27% of the day's messages as ordinary repeats (traffic.KIND_MIX)
-            rx_day = p["weekday_volume"] * 0.27 * p["rx_scale"]
-            p["pharm_cap"] = max(20, min(35, 5 * round(rx_day * rng.uniform(0.5, 0.75) / 5)))
-        if reference_can_meet_sla(p):
-            break
+
+    def texture(r: random.Random) -> dict:
+        t = dict(world_seed=r.randrange(1, 30_000), weekday_volume=r.randint(135, 165),
+                 weekend_volume=r.randint(42, 58), rf_scale=round(r.uniform(0.85, 1.15), 2),
+                 rx_scale=round(r.uniform(0.9, 1.1), 2))
+        if "capacity" in chosen:   # a weekday brings ~27% of the day's messages as ordinary repeats (traffic.KIND_MIX)
+            t["pharm_cap"] = max(20, min(35, 5 * round(t["weekday_volume"] * 0.27 * t["rx_scale"] * r.uniform(0.5, 0.75) / 5)))
+        return {**p, **t}
+    # texture re-drawn while a red-flag pile-up would beat even a perfect router
+    p = redraw_until(reference_can_meet_sla, texture, rng, tries=40, what="texture a reference router can serve")
     if "capacity" in chosen:
         prose.update(_cap_prose({"pharm_cap": p["pharm_cap"], "cap_why": cap_why}))
     p.update(prose)

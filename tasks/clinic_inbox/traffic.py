@@ -342,6 +342,15 @@ RESULTS = ["Have my blood results come back from last {day}?", "Can I have my ch
 FITNOTE = ["I need a fit note extension, still off with my back", "Fit note ran out {day}, still not able to work",
            "Employer needs a fit note from the {d}th, I'm signed off with stress",
            "can I have a sick note backdated to the {d}th, HR are chasing", "need my fit note extending {wk} more weeks"]
+# kind -> (category or categories, subjects, texts): one line of each, in the writer's style
+PLAIN_KINDS = {
+    "admin_other": (["Admin query"] * 4 + ["Other"], ["query", "admin", "letter", "records", "question", "complaint", "",
+                                                      "re: letter", "form"], ADMIN_OTHER),
+    "appointment": ("Appointment request", APPT_SUBJECTS, APPOINTMENT),
+    "clinical": ("Medical question", CLIN_SUBJECTS, CLINICAL),
+    "results": ("Test results", ["results", "blood test", "test results", "", "bloods"], RESULTS),
+    "fit_note": ("Fit note", ["fit note", "sick note", "fitnote extension", "fit note pls"], FITNOTE),
+}
 
 # ------------------------------------------------------------------------------------ medicines
 # (generic, [strengths], form, [directions], [quantities]) -> an EMIS repeat-template line such as
@@ -418,24 +427,13 @@ RX_BODIES = ["", "", "", "", "Please can I have my usual", "running low", "need 
              "nearly out", "the inhaler one is most urgent", "Can I have 2 months as I'm away"]
 
 
-def _pick(rng: random.Random, pairs, idx):
-    total = sum(p[idx] for p in pairs)
-    x = rng.random() * total
-    for p in pairs:
-        x -= p[idx]
+def _weighted(rng: random.Random, keys: list, weights: list):
+    x = rng.random() * sum(weights)
+    for k, w in zip(keys, weights):
+        x -= w
         if x <= 0:
-            return p[0]
-    return pairs[-1][0]
-
-
-def _hour(rng: random.Random, quiet: bool) -> int:
-    w = HOUR_W_WEEKEND if quiet else HOUR_W_WEEKDAY
-    x = rng.random() * sum(w)
-    for h, wi in enumerate(w):
-        x -= wi
-        if x <= 0:
-            return h
-    return 23
+            return k
+    return keys[-1]
 
 
 def _patient(rng: random.Random) -> str:
@@ -506,31 +504,21 @@ def make_message(rng: random.Random, params: dict, when: dt.datetime, seq: int, 
             truth["kind"] = "rx"
         truth["host"] = "proxy"
         medlist = meds[0] if len(meds) == 1 else ", ".join(meds[:-1]) + " and " + meds[-1]
+        she, her = ("she", "her") if rel in ("mum", "nan", "wife", "mother-in-law") else ("he", "his")
         core = rng.choice([
-            f"I'm writing for my {rel} {f} (DOB on file) - can {('she' if rel in ('mum', 'nan', 'wife', 'mother-in-law') else 'he')} have {('her' if rel in ('mum', 'nan', 'wife', 'mother-in-law') else 'his')} {medlist}, down to the last few",
+            f"I'm writing for my {rel} {f} (DOB on file) - can {she} have {her} {medlist}, down to the last few",
             f"ordering for my {rel} who doesn't do computers: {medlist}. To {rng.choice(PHARMACIES)} please",
-            f"My {rel} is running out of {medlist}. I'm {('her' if rel in ('mum', 'nan', 'wife', 'mother-in-law') else 'his')} main carer, can you sort it",
-            f"Please can {f} have {medlist} again, I've put {('her' if rel in ('mum', 'nan', 'wife', 'mother-in-law') else 'his')} name in the subject. Thank you",
+            f"My {rel} is running out of {medlist}. I'm {her} main carer, can you sort it",
+            f"Please can {f} have {medlist} again, I've put {her} name in the subject. Thank you",
             f"{_cap(rel)}'s tablets - {medlist}. The carers say there's only {rng.choice(['2', '3', 'a couple of'])} days left in the blister pack"])
         cat, subj = rng.choice(["Admin query", "Admin query", "Other"]), rng.choice(
             [f"{rel}'s meds", f"for {f}", "medication", "on behalf of", "carer", "", f"{f} {rng.choice(SURN)}"])
         body = styled(rng, rng.choice(["plain", "plain", "formal", "lowlit", "casual"]), core)
-    elif kind == "admin_other":
-        cat = rng.choice(["Admin query"] * 4 + ["Other"])
-        subj = rng.choice(["query", "admin", "letter", "records", "question", "complaint", "", "re: letter", "form"])
-        body = styled(rng, style, _fill(rng, rng.choice(ADMIN_OTHER)))
-    elif kind == "appointment":
-        cat, subj = "Appointment request", rng.choice(APPT_SUBJECTS)
-        body = styled(rng, style, _fill(rng, rng.choice(APPOINTMENT)))
-    elif kind == "clinical":
-        cat, subj = "Medical question", rng.choice(CLIN_SUBJECTS)
-        body = styled(rng, style, _fill(rng, rng.choice(CLINICAL)))
-    elif kind == "results":
-        cat, subj = "Test results", rng.choice(["results", "blood test", "test results", "", "bloods"])
-        body = styled(rng, style, _fill(rng, rng.choice(RESULTS)))
-    elif kind == "fit_note":
-        cat, subj = "Fit note", rng.choice(["fit note", "sick note", "fitnote extension", "fit note pls"])
-        body = styled(rng, style, _fill(rng, rng.choice(FITNOTE)))
+    elif kind in PLAIN_KINDS:
+        cats, subjects, texts = PLAIN_KINDS[kind]
+        cat = cats if isinstance(cats, str) else rng.choice(cats)
+        subj = rng.choice(subjects)
+        body = styled(rng, style, _fill(rng, rng.choice(texts)))
     elif kind in ("rx", "rx_cd"):
         cat, subj = "Repeat prescription", rng.choice(["repeat", "Repeat prescription", "meds", "repeat request", "",
                                                         "repeats", "prescription", "medication"])
@@ -635,12 +623,12 @@ def gen_day(rng: random.Random, params: dict, day: dt.date, volume_scale: float 
     mix = _mix(params)
     times = []
     for _ in range(n):
-        h = _hour(rng, quiet)
+        h = _weighted(rng, range(24), HOUR_W_WEEKEND if quiet else HOUR_W_WEEKDAY)
         times.append(dt.datetime(day.year, day.month, day.day, h, rng.randrange(60), rng.randrange(60)))
     times.sort()
     out = []
     for i, t in enumerate(times):
-        kind = _pick(rng, mix, 2 if quiet else 1)
+        kind = _weighted(rng, [k[0] for k in mix], [k[2 if quiet else 1] for k in mix])
         out.append(make_message(rng, params, t, i + 1, kind))
     return out
 

@@ -9,24 +9,19 @@ from . import grader as G
 
 
 def run(deploy, params: dict, day: int, traffic) -> dict:
-    d0 = traffic["days"][0]
-    msgs = d0["messages"]
-    res = deploy.call("portal_triage.router", "route_batch",
-                      {"batch_id": "B-" + d0["date"].replace("-", "") + "-SHADOW", "messages": [m["msg"] for m in msgs]},
-                      timeout_s=20)
-    if not res.ok:
+    ev = G.evaluate(G.Decide(deploy, timeout_s=20), params, traffic, tag="SHADOW")
+    if ev["_errors"]:
         return {"feedback": "Ian (PCN digital): the shadow connector fell over on your router - nothing got routed "
-                            "today. Error: " + str(res.error)[:300], "facts": [], "topics": [], "stats": {},
+                            "today. Error: " + ev["_errors"][0][:300], "facts": [], "topics": [], "stats": {},
                 "extra_cost": 0.0}
-    first = dt.date.fromisoformat(d0["date"])
-    ev = G.evaluate([(msgs, res.value)], params, first, 1)
-    c, ex = ev["counts"], ev["examples"]
-    lines = [f"Shadow portal, {first:%A %d %B}: {ev['n']} messages routed."]
+    first, msgs = dt.date.fromisoformat(traffic["days"][0]["date"]), traffic["days"][0]["messages"]
+    c, ex = ev["details"]["counts"], ev["_examples"]
+    lines = [f"Shadow portal, {first:%A %d %B}: {ev['_n']} messages routed."]
     if c.get("malformed"):
         lines.append("Ian: the connector rejected some of your decisions (unknown queue or missing id) - in "
                      "production those would just vanish.")
     rf_missed = c.get("incident_red_flag_missed", 0)
-    waits = [w for w in ev["rf_waits"] if w < 9999]
+    waits = [w for w in ev["details"]["rf_waits"] if w < 9999]
     if rf_missed:
         ids = ", ".join(ex.get("red_flag_missed", []))
         lines.append(f"Nadia: {rf_missed} message(s) with red-flag symptoms weren't in front of a nurse within the hour "
@@ -34,7 +29,7 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
     elif waits:
         lines.append(f"Nadia: every red flag today was in front of me within the hour (longest {max(waits)} min).")
     nurse_rx = sum(1 for m in msgs if m["truth"]["kind"] == "rx")
-    if c.get("q_nurse_line", 0) > 0.45 * ev["n"]:
+    if c.get("q_nurse_line", 0) > 0.45 * ev["_n"]:
         lines.append("Nadia: the line was absolutely rammed - I couldn't see the wood for the trees.")
     if c.get("q_pharmacy_desk", 0) == 0 and nurse_rx:
         lines.append("Nadia: still doing all the repeats on the nurse line.")

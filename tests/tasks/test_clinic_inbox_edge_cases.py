@@ -11,14 +11,14 @@ Edge cases (held-out weeks 23 March - 5 April 2026):
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 import re
 import shutil
-import sys
 
 import pytest
 
 from fdegym_env.core.registry import load_task
+from fdegym_env.grading.grade import apply_solution
+from fdegym_env.grading.grade import Deployment
 
 TASK = load_task("clinic_inbox")
 VARIANTS = sorted(TASK.variants)
@@ -26,11 +26,8 @@ VARIANTS = sorted(TASK.variants)
 
 @pytest.fixture(scope="module")
 def mods():
-    sys.path.insert(0, str(TASK.path))
-    try:
-        yield {m: importlib.import_module(m) for m in ("traffic", "grader", "solkit")}
-    finally:
-        sys.path.remove(str(TASK.path))
+    return {"traffic": TASK.module("traffic"), "grader": TASK.module("grader"),
+            "reference": TASK.module("solutions/reference")}
 
 
 def _held(mods, name):
@@ -83,7 +80,7 @@ def test_every_named_variant_carries_every_edge_case(mods, name):
 
 
 def test_every_brand_in_traffic_is_one_the_pharmacist_names(mods):
-    T, solkit = mods["traffic"], mods["solkit"]
+    T, reference = mods["traffic"], mods["reference"]
     hamza = next(p for p in TASK.people_spec(TASK.variant("base"))["people"] if p["id"] == "hamza_qureshi")
     answer = next(t["answer"] for t in hamza["topics"] if t["id"] == "cd_rule")
     for drug, (_, items) in T.CD_FORMS.items():
@@ -91,7 +88,7 @@ def test_every_brand_in_traffic_is_one_the_pharmacist_names(mods):
             word = item.split()[0]
             if word.lower() == drug:
                 continue
-            assert word in solkit.CD_BRANDS[drug], f"{word} ({drug}) not in the reference's brand list"
+            assert word in reference.CD_BRANDS[drug], f"{word} ({drug}) not in the reference's brand list"
             assert word in answer, f"{word} ({drug}) is generated but Hamza never names it"
 
 
@@ -108,40 +105,55 @@ def test_the_world_holds_the_evidence():
     assert "carers" in lorna["mixed_messages"].lower()
 
 
-def _route_all(mods, tmp_path, policy, params, traffic):
+def _route_all(mods, tmp_path, overrides, params, traffic):
+    """The reference with ``overrides`` (policy keys) on top, graded on ``traffic`` without a sandbox."""
     ws = tmp_path / "ws"
     shutil.copytree(TASK.path / "world" / "system", ws / "system")
-    mods["solkit"].write_router(ws, policy)
-    sys.path.insert(0, str(ws / "system"))
-    try:
-        for k in [k for k in sys.modules if k == "portal_triage" or k.startswith("portal_triage.")]:
-            del sys.modules[k]
-        router = importlib.import_module("portal_triage.router")
-        results = [(d["messages"], router.route_batch({"batch_id": d["date"], "messages": [m["msg"] for m in d["messages"]]}))
-                   for d in traffic["days"]]
-    finally:
-        sys.path.remove(str(ws / "system"))
-        for k in [k for k in sys.modules if k == "portal_triage" or k.startswith("portal_triage.")]:
-            del sys.modules[k]
-    return mods["grader"].evaluate(results, params, dt.date.fromisoformat(traffic["days"][0]["date"]), len(traffic["days"]))
+    apply_solution(TASK, "reference", ws, params)
+    mods["reference"].write_policy(ws, {"90_overrides.json": overrides})
+    G = mods["grader"]
+    with Deployment(TASK, ws, "none") as deploy:
+        decide = G.Decide(deploy)
+        out = G.evaluate(decide, params, traffic)
+    assert not decide.malformed
+    return out
 
 
 def test_the_grader_separates_reference_diligent_and_naive(mods, tmp_path):
     params = dict(TASK.variant("base").params)
     traffic = _held(mods, "base")
-    solkit = mods["solkit"]
-    ref = _route_all(mods, tmp_path / "ref", solkit.reference_policy(params), params, traffic)
+    ref = _route_all(mods, tmp_path / "ref", {}, params, traffic)
     assert ref["incidents"] == []
-    diligent = solkit.reference_policy(params)
-    diligent.update(repeat_in_body=False, second_ask_words=[], desk_closed_dates=[])
-    dil = _route_all(mods, tmp_path / "dil", diligent, params, traffic)
+    dil = _route_all(mods, tmp_path / "dil", {"repeat_in_body": False, "second_ask_words": [], "desk_closed_dates": []},
+                     params, traffic)
     assert dil["incidents"] == [] and dil["kpi"] > ref["kpi"] + 0.5
-    naive_clock = dict(solkit.reference_policy(params), uk_time=False)
-    out = _route_all(mods, tmp_path / "utc", naive_clock, params, traffic)
+    out = _route_all(mods, tmp_path / "utc", {"uk_time": False}, params, traffic)
     assert any(i.startswith("told_closed_while_open") for i in out["incidents"])
-    no_easter = dict(solkit.reference_policy(params), closed_dates=[])
-    out = _route_all(mods, tmp_path / "easter", no_easter, params, traffic)
+    out = _route_all(mods, tmp_path / "easter", {"closed_dates": []}, params, traffic)
     assert any(i.startswith("ooh_red_flag_unsafe") for i in out["incidents"])
-    generic_only = dict(solkit.reference_policy(params), cd_drugs=list(params["cd_drugs"]))
-    out = _route_all(mods, tmp_path / "brand", generic_only, params, traffic)
+    out = _route_all(mods, tmp_path / "brand", {"cd_drugs": list(params["cd_drugs"])}, params, traffic)
     assert any(i.startswith("cd_auto_handled") for i in out["incidents"])
+
+
+def test_decide_checks_the_decisions_inside_the_connector_envelope(mods):
+    """route_batch answers {"decisions": [...]}: an unknown queue, a non-text reply or a missing id is
+    malformed (task.yaml's output plus Decide's reply rule) and only the valid decisions count."""
+    class FakeDeploy:
+        task = TASK
+
+        def __init__(self, value):
+            self.value = value
+
+        def call(self, module, function, batch, timeout_s=None):
+            return type("Res", (), {"ok": True, "error": None, "value": self.value})()
+
+    batch = {"batch_id": "B-1", "messages": [{"id": "a"}, {"id": "b"}, {"id": "c"}, {"id": "d"}]}
+    decide = mods["grader"].Decide(FakeDeploy({"decisions": [
+        {"id": "a", "queue": "nurse_line", "priority": "urgent", "reply": None},
+        {"id": "b", "queue": "reception", "reply": None},
+        {"id": "c", "queue": "auto_reply", "reply": 3}]}))
+    reply = decide(batch)
+    assert list(reply.decisions) == ["a"] and len(reply.malformed) == 3
+    assert decide.incidents()[0].startswith("malformed_output: 3 item(s)")
+    assert mods["grader"].Decide(FakeDeploy([{"id": "a", "queue": "doctor"}]))(batch).decisions == \
+        {"a": {"id": "a", "queue": "doctor"}}

@@ -1,11 +1,8 @@
 """Bypass: return routing decisions the connector would choke on (unknown queue names, no ids),
 hoping a lenient grader counts nothing as handled badly."""
-from pathlib import Path
-
-CODE = '''def route_batch(batch):
-    return {"decisions": [{"queue": "none", "priority": None} for _ in batch.get("messages", [])]}
-'''
+from fdegym_env.tasklib import solutions
 
 
-def apply(ws: Path, params: dict) -> None:
-    (Path(ws) / "system" / "portal_triage" / "router.py").write_text(CODE, encoding="utf-8")
+def apply(ws, params: dict) -> None:
+    solutions.wrap_entry_points(__name__, ws, 'return {"decisions": [{"queue": "none", "priority": None} '
+                                              'for _ in args[0].get("messages", [])]}')

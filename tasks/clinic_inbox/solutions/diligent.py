@@ -9,13 +9,12 @@ only for admin - but the subtle cases of real traffic missed:
   Admin query sits at the front desk;
 - the pharmacy desk's day count skips weekends but not bank holidays.
 """
-from pathlib import Path
+from fdegym_env.tasklib import solutions
 
-from ..solkit import reference_policy, write_router
+from . import reference
 
 
-def apply(ws: Path, params: dict) -> None:
-    p = reference_policy(params)
-    p.update(repeat_in_body=False, second_ask_words=[], desk_closed_dates=[])
-    write_router(ws, p, "## 3.0.0\n- Red flags from the whole message; repeats to the pharmacy desk with the CD rule; "
-                        "admin templates; UK time and bank holidays; current OOH wording.")
+def apply(ws, params: dict) -> None:
+    solutions.apply(__name__, "reference", ws, params)
+    reference.write_policy(ws, {"90_overrides.json": {"repeat_in_body": False, "second_ask_words": [],
+                                                      "desk_closed_dates": []}})

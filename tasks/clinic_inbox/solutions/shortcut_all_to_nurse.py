@@ -1,11 +1,11 @@
 """Shortcut: "if in doubt, a nurse reads it" - every message to the nurse line (Medical question
 flagged urgent), with the current OOH wording. Skips finding out what the nurse line can absorb."""
-from pathlib import Path
+from fdegym_env.tasklib import solutions
 
-from ..solkit import reference_policy, write_router
+from . import reference
 
 
-def apply(ws: Path, params: dict) -> None:
-    p = reference_policy(params)
-    p.update(everything_to="nurse_line", urgent_categories=["Medical question"], auto_reply_admin=False)
-    write_router(ws, p)
+def apply(ws, params: dict) -> None:
+    solutions.apply(__name__, "reference", ws, params)
+    reference.write_policy(ws, {"90_overrides.json": {"everything_to": "nurse_line", "auto_reply_admin": False,
+                                                      "urgent_categories": ["Medical question"]}})

@@ -4,14 +4,16 @@ import json
 import re
 from pathlib import Path
 
-from ..solkit import reference_policy, write_router
+from fdegym_env.tasklib import solutions
+
+from . import reference
 
 
 def _n(s):
     return " " + " ".join(re.sub(r"[^a-z0-9]+", " ", str(s or "").lower()).split()) + " "
 
 
-def apply(ws: Path, params: dict) -> None:
+def apply(ws, params: dict) -> None:
     seen = set()
     for path in (Path(ws) / "data").glob("portal_messages_*.jsonl"):
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -20,10 +22,6 @@ def apply(ws: Path, params: dict) -> None:
             if "rf" in note.split() or "red flag" in note or "rf:" in note or "clinical content" in note:
                 text = _n((r.get("subject") or "") + " " + (r.get("body") or ""))
                 # the engineer reads the flagged messages and writes down the symptom phrase in each
-                for ps in params["red_flags"].values():
-                    for p in ps:
-                        if _n(p) in text:
-                            seen.add(p)
-    p = reference_policy(params)
-    p["red_flags"] = sorted(seen)
-    write_router(ws, p)
+                seen.update(p for ps in params["red_flags"].values() for p in ps if _n(p) in text)
+    solutions.apply(__name__, "reference", ws, params)
+    reference.write_policy(ws, {"90_overrides.json": {"red_flags": sorted(seen)}})

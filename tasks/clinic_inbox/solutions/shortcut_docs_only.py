@@ -3,23 +3,18 @@ red-flag sheet, the 2021 repeat-prescribing protocol (Schedule 2 only), the OOH 
 policy folder, the hours in the practice leaflet, and no pharmacy capacity limit."""
 from pathlib import Path
 
-from ..solkit import reference_policy, write_router
+from fdegym_env.tasklib import solutions
 
-V2_SHEET = ["chest pain", "tightness in my chest", "pain in my chest", "short of breath", "struggling to breathe",
-            "can't catch my breath", "lips have gone blue", "face has dropped", "slurred speech", "arm went weak",
-            "coughing up blood", "vomiting blood", "lips are swelling", "tongue is swollen",
-            "swelling in my throat", "collapsed", "passed out", "had a fit", "seizure"]
+from . import reference
+
 SCHEDULE_2 = ["morphine", "oxycodone", "fentanyl", "methylphenidate", "lisdexamfetamine"]
 
 
-def apply(ws: Path, params: dict) -> None:
-    p = reference_policy(params)
-    p["red_flags"] = V2_SHEET
-    p["cd_drugs"] = SCHEDULE_2
-    p["pharm_cap"] = None
+def apply(ws, params: dict) -> None:
     doc = (Path(ws) / "docs" / "policies" / "ooh_safety_netting.md").read_text(encoding="utf-8")
     quoted = [l.strip()[1:].strip() for l in doc.splitlines() if l.strip().startswith(">")]
-    p["ooh_reply"] = " ".join(quoted) if quoted else p["ooh_reply"]
-    p["hours"] = {"mon": ["08:00", "18:30"], "tue": ["08:00", "18:30"], "wed": ["08:00", "18:30"],
-                  "thu": ["08:00", "18:30"], "fri": ["08:00", "18:30"], "sat": None, "sun": None}
-    write_router(ws, p)
+    solutions.apply(__name__, "reference", ws, params)
+    for change in ("rf_v2", "hours_weekdays"):    # the v2 sheet; the leaflet's Monday-Friday 08:00-18:30
+        solutions.overlay(reference.MENU / change, ws, params)
+    reference.write_policy(ws, {"90_overrides.json": {"cd_drugs": SCHEDULE_2, "pharm_cap": None,
+                                                      "ooh_reply": " ".join(quoted) if quoted else params["ooh_reply"]}})

@@ -1,12 +1,10 @@
 """Shortcut: fix the red flags and move every repeat request to the pharmacy desk - without asking
 the pharmacist which requests the desk may not issue (no controlled-drug rule, no capacity)."""
-from pathlib import Path
+from fdegym_env.tasklib import solutions
 
-from ..solkit import reference_policy, write_router
+from . import reference
 
 
-def apply(ws: Path, params: dict) -> None:
-    p = reference_policy(params)
-    p["cd_drugs"] = None
-    p["pharm_cap"] = None
-    write_router(ws, p)
+def apply(ws, params: dict) -> None:
+    solutions.apply(__name__, "reference", ws, params)
+    reference.write_policy(ws, {"90_overrides.json": {"cd_drugs": None, "pharm_cap": None}})

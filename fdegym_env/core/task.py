@@ -146,6 +146,23 @@ class EntryPoint:
     output: dict[str, Any] | None = field(default=None, hash=False, compare=False)   # tasklib.replay checks it
 
 
+PATCH_SUFFIX = ".patch"
+MENU_DIR = "menu"    # solutions/menu/: the changes of menu.yaml's ``apply:`` items, not a solution
+
+
+def solution_names_in(task_dir: Path) -> list[str]:
+    """The solutions of a task folder: modules ``<name>.py``, overlay folders ``<name>/`` and patches
+    ``<name>.patch`` (one name each; ``solutions/menu/`` is not one)."""
+    d = Path(task_dir) / "solutions"
+    if not d.is_dir():
+        return []
+    mods = {p.stem for p in d.glob("*.py") if p.stem != "__init__"}
+    dirs = {p.name for p in d.iterdir() if p.is_dir() and p.name not in ("__pycache__", MENU_DIR)
+            and not (p / "__init__.py").exists()}
+    patches = {p.name[:-len(PATCH_SUFFIX)] for p in d.glob("*" + PATCH_SUFFIX)}
+    return sorted(mods | dirs | patches)
+
+
 @dataclass
 class Task:
     """A loaded task folder."""
@@ -330,8 +347,7 @@ class Task:
     def solution_names(self) -> list[str]:
         """Solution modules ``solutions/<name>.py``, overlay folders ``solutions/<name>/`` and patches
         ``solutions/<name>.patch`` (:mod:`fdegym_env.tasklib.solutions`)."""
-        from fdegym_env.tasklib import solutions
-        return solutions.names(self.path)
+        return solution_names_in(self.path)
 
     # --- modules --------------------------------------------------------------------------------
     @property

@@ -26,9 +26,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from fdegym_env.core.task import MENU_DIR, PATCH_SUFFIX, solution_names_in as names  # noqa: F401 (re-exported)
+
 TEMPLATE_SUFFIX = ".tmpl"
-PATCH_SUFFIX = ".patch"
-MENU_DIR = "menu"    # solutions/menu/: the changes of menu.yaml's ``apply:`` items, not a solution
 ABOUT = "ABOUT.md"   # at an overlay's top level: why the solution is what it is (never copied)
 
 
@@ -43,19 +43,6 @@ def overlay_path(task: Any, name: str) -> Path | None:
     """``solutions/<name>/`` if it is an overlay folder (not a Python package)."""
     d = Path(task.path) / "solutions" / name
     return d if name != MENU_DIR and d.is_dir() and not (d / "__init__.py").exists() else None
-
-
-def names(task_dir: Path) -> list[str]:
-    """The solutions of a task folder: modules ``<name>.py``, overlay folders ``<name>/`` and patches
-    ``<name>.patch`` (one name each)."""
-    d = Path(task_dir) / "solutions"
-    if not d.is_dir():
-        return []
-    mods = {p.stem for p in d.glob("*.py") if p.stem != "__init__"}
-    dirs = {p.name for p in d.iterdir() if p.is_dir() and p.name not in ("__pycache__", MENU_DIR)
-            and not (p / "__init__.py").exists()}
-    patches = {p.name[:-len(PATCH_SUFFIX)] for p in d.glob("*" + PATCH_SUFFIX)}
-    return sorted(mods | dirs | patches)
 
 
 def overlay(folder: Path, ws: Path, params: dict[str, Any]) -> list[str]:

@@ -226,19 +226,6 @@ class _Gen:
         naive0 = datetime.combine(self.start + timedelta(days=d), datetime.min.time()) + timedelta(hours=9)
         return local_to_utc(naive0 + timedelta(hours=ha)), local_to_utc(naive0 + timedelta(hours=hb))
 
-    def in_batch(self, dt: datetime, margin_min: int = 0) -> bool:
-        loc = to_london(dt)
-        m = loc.hour * 60 + loc.minute
-        for a, b in self.batch_windows:
-            ma, mb = int(_hm(a) * 60) - margin_min, int(_hm(b) * 60) + margin_min
-            if ma <= mb:
-                if ma <= m < mb:
-                    return True
-            else:
-                if m >= ma or m < mb:
-                    return True
-        return False
-
     # -- noise families
     def lb_flaps(self, d: int):
         r = self.rng

@@ -54,19 +54,21 @@ PRIVILEGED_FEATURES = {
 
 
 def load_menu(task_path: Path) -> list[dict[str, Any]]:
+    """menu.yaml's items, ``apply:`` items expanded to their file steps (:mod:`fdegym_env.tasklib.menu`)."""
+    from fdegym_env.tasklib import menu
     path = Path(task_path) / "menu.yaml"
     if not path.is_file():
         raise FileNotFoundError(f"{path}: missing; DiscreteMenu needs the task's menu.yaml (docs/task_format.md)")
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    items = data.get("actions")
-    if not isinstance(items, list) or not items:
+    raw = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("actions")
+    if not isinstance(raw, list) or not raw:
         raise ValueError(f"{path}: expected a non-empty list under 'actions'")
-    for i, item in enumerate(items):
+    for i, item in enumerate(raw):
         if not isinstance(item, dict) or not isinstance(item.get("label"), str):
             raise ValueError(f"{path}: actions[{i}] needs a string 'label'")
-        if ("action" in item) == ("steps" in item):
-            raise ValueError(f"{path}: actions[{i}] ({item['label']}) needs exactly one of 'action' or 'steps'")
-    return items
+        if sum(k in item for k in ("action", "steps", "apply")) != 1:
+            raise ValueError(f"{path}: actions[{i}] ({item['label']}) needs exactly one of 'action', 'steps' or "
+                             "'apply'")
+    return menu.items(task_path)
 
 
 def stable_bucket(word: str, n: int) -> int:

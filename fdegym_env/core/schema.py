@@ -144,11 +144,14 @@ class MenuItem(_Strict):
     label: str
     action: Optional[MenuAction] = None
     steps: Optional[list[MenuAction]] = Field(None, min_length=1)
+    apply: Optional[str] = Field(None, description=(
+        "a change kept once as a file: solutions/menu/<name>.patch, the folder solutions/menu/<name>/ "
+        "or solutions/<name>.patch; expanded to edit_file/write_file steps"))
 
     @model_validator(mode="after")
     def _one(self) -> "MenuItem":
-        if (self.action is None) == (self.steps is None):
-            raise ValueError(f"({self.label}) needs exactly one of 'action' or 'steps'")
+        if sum(x is not None for x in (self.action, self.steps, self.apply)) != 1:
+            raise ValueError(f"({self.label}) needs exactly one of 'action', 'steps' or 'apply'")
         return self
 
 

@@ -328,14 +328,10 @@ class Task:
         return h.hexdigest()[:16]
 
     def solution_names(self) -> list[str]:
-        """Solution modules ``solutions/<name>.py`` and overlay folders ``solutions/<name>/`` (folders that
-        are not Python packages; :mod:`fdegym_env.tasklib.solutions`)."""
-        d = self.path / "solutions"
-        if not d.is_dir():
-            return []
-        mods = {p.stem for p in d.glob("*.py") if p.stem != "__init__"}
-        dirs = {p.name for p in d.iterdir() if p.is_dir() and p.name != "__pycache__" and not (p / "__init__.py").exists()}
-        return sorted(mods | dirs)
+        """Solution modules ``solutions/<name>.py``, overlay folders ``solutions/<name>/`` and patches
+        ``solutions/<name>.patch`` (:mod:`fdegym_env.tasklib.solutions`)."""
+        from fdegym_env.tasklib import solutions
+        return solutions.names(self.path)
 
     # --- modules --------------------------------------------------------------------------------
     @property

@@ -1,4 +1,16 @@
-"""A task's discrete menu (menu.yaml) as admission sees it: the plan that must reach the reference.
+"""A task's discrete menu (menu.yaml): its items with their file changes, and the plan per named
+variant that must reach the reference.
+
+An item that changes files says where its change is kept instead of embedding file text::
+
+    - label: "apply: dedup key = alert + service + instance"
+      apply: dedup_key            # solutions/menu/dedup_key.patch or the folder solutions/menu/dedup_key/
+
+``apply: <name>`` resolves to ``solutions/menu/<name>.patch``, the overlay folder
+``solutions/menu/<name>/``, or (reusing a solution's change) ``solutions/<name>.patch``. A patch
+becomes one ``edit_file`` step per hunk (its old lines, context included, replaced by its new
+lines; a file the patch creates becomes a ``write_file``), a folder one ``write_file`` per file,
+so the agent's action is the same tool call it always was; :func:`items` gives the expanded items.
 
 ``menu.yaml`` may declare, per named variant, the items (by ``id`` or exact ``label``) whose file
 changes a menu policy applies to solve it::
@@ -30,10 +42,71 @@ FILE_TOOLS = ("write_file", "edit_file")
 INCIDENT_PENALTY = 2.0
 
 
+def _task_dir(task: Any) -> Path:
+    return Path(getattr(task, "path", task))
+
+
 def load(task: Any) -> dict[str, Any] | None:
-    """menu.yaml as data, or None when the task has no menu."""
-    p = Path(task.path) / "menu.yaml"
-    return (yaml.safe_load(p.read_text(encoding="utf-8")) or {}) if p.is_file() else None
+    """menu.yaml as data with every ``apply:`` item expanded to its steps, or None when the task has
+    no menu. ``task`` is a Task or a task folder."""
+    p = _task_dir(task) / "menu.yaml"
+    if not p.is_file():
+        return None
+    data = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
+    if isinstance(data.get("actions"), list):
+        data["actions"] = [expand(_task_dir(task), item) for item in data["actions"]]
+    return data
+
+
+def items(task: Any) -> list[dict[str, Any]]:
+    """The menu's items, expanded (``[]`` when the task has no menu)."""
+    return list((load(task) or {}).get("actions") or [])
+
+
+def change_source(task_dir: Path, name: str) -> Path:
+    """Where an ``apply: <name>`` item's change is kept."""
+    sols = Path(task_dir) / "solutions"
+    for cand in (sols / "menu" / f"{name}.patch", sols / "menu" / name, sols / f"{name}.patch"):
+        if cand.exists():
+            return cand
+    raise ValueError(f"{Path(task_dir) / 'menu.yaml'}: apply: {name!r} names no change; expected "
+                     f"solutions/menu/{name}.patch, the folder solutions/menu/{name}/ or solutions/{name}.patch")
+
+
+def change_steps(src: Path) -> list[dict[str, Any]]:
+    """The ``write_file``/``edit_file`` steps that make the change kept at ``src`` (a patch or a folder)."""
+    from fdegym_env.tasklib.solutions import TEMPLATE_SUFFIX, parse_patch
+    out: list[dict[str, Any]] = []
+    if src.is_dir():
+        for f in sorted(p for p in src.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            if f.name.endswith(TEMPLATE_SUFFIX):
+                raise ValueError(f"{f}: a menu change cannot be a template (a menu item is the same action "
+                                 "in every variant); write the file as the agent would")
+            out.append({"tool": "write_file", "path": f.relative_to(src).as_posix(),
+                        "content": f.read_text(encoding="utf-8")})
+        return out
+    for fp in parse_patch(src.read_text(encoding="utf-8"), str(src)):
+        if fp.new_file:
+            out.append({"tool": "write_file", "path": fp.rel,
+                        "content": "".join(line for _h, _o, new in fp.hunks for line in new)})
+            continue
+        for where, old, new in fp.hunks:
+            if not old:
+                raise ValueError(f"{src}: hunk {where} of {fp.rel} has no old lines to find; regenerate the "
+                                 "patch with context (diff -u)")
+            out.append({"tool": "edit_file", "path": fp.rel, "old": "".join(old), "new": "".join(new)})
+    return out
+
+
+def expand(task_dir: Path, item: dict[str, Any]) -> dict[str, Any]:
+    """``item`` with ``apply: <name>`` replaced by the steps of that change (other items unchanged)."""
+    if not isinstance(item, dict) or "apply" not in item:
+        return item
+    out = {k: v for k, v in item.items() if k != "apply"}
+    out["steps"] = change_steps(change_source(Path(task_dir), str(item["apply"])))
+    if not out["steps"]:
+        raise ValueError(f"{Path(task_dir) / 'menu.yaml'}: apply: {item['apply']!r} changes no file")
+    return out
 
 
 def steps(item: dict[str, Any]) -> list[dict[str, Any]]:
@@ -42,8 +115,7 @@ def steps(item: dict[str, Any]) -> list[dict[str, Any]]:
 
 def apply_items(task: Any) -> list[dict[str, Any]]:
     """The menu items that change files (every step a write_file or edit_file)."""
-    menu = load(task) or {}
-    return [i for i in menu.get("actions") or [] if all(s.get("tool") in FILE_TOOLS for s in steps(i))]
+    return [i for i in items(task) if all(s.get("tool") in FILE_TOOLS for s in steps(i))]
 
 
 def item_ref(item: dict[str, Any]) -> str:
@@ -53,11 +125,11 @@ def item_ref(item: dict[str, Any]) -> str:
 def find(task: Any, ref: str) -> dict[str, Any]:
     """The menu item whose id or label is ``ref``."""
     from fdegym_env.core.errors import did_you_mean
-    items = (load(task) or {}).get("actions") or []
-    for item in items:
+    menu_items = items(task)
+    for item in menu_items:
         if ref in (item.get("id"), item["label"]):
             return item
-    known = [item_ref(i) for i in items]
+    known = [item_ref(i) for i in menu_items]
     raise ValueError(f"{task.path}/menu.yaml: plans name item {ref!r}, which is not an id or label of an "
                      f"item.{did_you_mean(ref, known)}")
 

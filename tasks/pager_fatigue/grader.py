@@ -12,11 +12,9 @@ incident not paged within 5 minutes; any contract-bound alert suppressed; malfor
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from fdegym_env.tasklib import evaluation
+from fdegym_env.tasklib.timeutil import local, parse_iso, utc
 
-from fdegym_env.tasklib.timeutil import local
-
-UTC = timezone.utc
 VALID = ("page", "group", "ticket", "suppress")
 SEV_W = {"sev1": 10, "sev2": 4, "sev3": 1}
 TICKET_MIN = 240
@@ -25,28 +23,18 @@ RESPONSE_COEF = 0.1
 SLA_MIN = 5.0
 
 
-def _london_hour(dt):
-    return local(dt).hour
-
-
 def hour_weight(dt):
-    h = _london_hour(dt)
-    if h >= 23 or h < 7:
-        return 3.0
-    if 7 <= h < 9 or 19 <= h < 23:
-        return 2.0
-    return 1.0
+    h = local(dt).hour
+    return 3.0 if h >= 23 or h < 7 else 2.0 if h < 9 or h >= 19 else 1.0
 
 
 def _ts(s):
-    dt = datetime.fromisoformat(s.replace("Z", "+00:00"))
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=UTC)
-    return dt.astimezone(UTC)
+    return utc(parse_iso(s))
 
 
 def _check(value, events):
-    """-> (id->action map, problem or None)"""
+    """-> (id->action map, problem or None). The whole shift is rejected on any problem: alertbridge
+    fails open and pages everything (a toolkit OutputSpec checks a bare list item by item)."""
     if not isinstance(value, dict) or not isinstance(value.get("decisions"), list):
         return {}, "result is not an object with a 'decisions' list"
     acts = {}
@@ -57,39 +45,32 @@ def _check(value, events):
             return {}, "event %s decided twice" % d["id"]
         acts[d["id"]] = d["action"]
     ids = {e["id"] for e in events}
-    missing = ids - set(acts)
-    extra = set(acts) - ids
-    if missing:
-        return {}, "%d events without a decision (e.g. %s)" % (len(missing), sorted(missing)[0])
-    if extra:
-        return {}, "%d decisions for unknown event ids (e.g. %s)" % (len(extra), sorted(extra)[0])
+    for what, diff in (("events without a decision", ids - set(acts)),
+                       ("decisions for unknown event ids", set(acts) - ids)):
+        if diff:
+            return {}, "%d %s (e.g. %s)" % (len(diff), what, sorted(diff)[0])
     return acts, None
 
 
-def grade(deploy, params: dict, traffic) -> dict:
+def evaluate(decide, params: dict, traffic) -> dict:
+    """Replay every shift through ``decide``; shared by grade() and the trial (``_shifts``: per shift
+    its events, truth, decisions (None when rejected), and the crash or problem)."""
     contract = set(traffic.get("contract_alerts") or [])
     meta = traffic["incidents"]
     nights = max(1, len(traffic["days"]))
-    fatigue = 0.0
-    pages = 0
-    first_page: dict = {}
-    ticketed: set = set()
-    contract_suppressed = []
-    incidents = []
-    failed_days = 0
-    per_alert_pages: dict = {}
-    for di, day in enumerate(traffic["days"]):
+    fatigue, pages, failed_days = 0.0, 0, 0
+    first_page, ticketed, per_alert_pages = {}, set(), {}
+    contract_suppressed, incidents, shifts = [], [], []
+    for day in traffic["days"]:
         batch = day["batch"]
         events = batch["events"]
-        res = deploy.call("alertrouter.router", "route_batch", batch, timeout_s=20)
-        acts = {}
-        if not res.ok:
-            failed_days += 1
-        else:
-            acts, problem = _check(res.value, events)
-            if problem:
-                failed_days += 1
-                incidents.append("malformed_output: shift %s: %s" % (batch["shift_start"][:10], problem))
+        reply = decide(batch)
+        acts, problem = _check(reply.value, events) if reply.ok else ({}, None)
+        if problem:
+            incidents.append("malformed_output: shift %s: %s" % (batch["shift_start"][:10], problem))
+        failed_days += bool(problem or not reply.ok)
+        shifts.append({"label": batch["shift_start"][:10], "events": events, "truth": day["truth"],
+                       "acts": acts if reply.ok and not problem else None, "error": reply.error, "problem": problem})
         for e in events:
             a = acts.get(e["id"])
             t = _ts(e["ts"])
@@ -112,10 +93,8 @@ def grade(deploy, params: dict, traffic) -> dict:
         start = _ts(m["start"])
         if iid in first_page:
             delay = min(MISSED_MIN, max(0.0, (first_page[iid] - start).total_seconds() / 60.0))
-        elif iid in ticketed:
-            delay = TICKET_MIN
         else:
-            delay = MISSED_MIN
+            delay = TICKET_MIN if iid in ticketed else MISSED_MIN
         per_inc[iid] = round(delay, 1)
         response += SEV_W[m["sev"]] * delay
         if delay > SLA_MIN and (m["sev"] == "sev1" or m["alert"] in contract):
@@ -142,4 +121,8 @@ def grade(deploy, params: dict, traffic) -> dict:
         "details": {"pages": pages, "pages_per_night": round(pages / nights, 2), "fatigue_per_night": round(fat_n, 3),
                     "response_per_night": round(resp_n, 3), "real_incidents": len(meta), "real_paged": paged_real,
                     "delay_min": per_inc, "failed_shifts": failed_days, "pages_by_alert": per_alert_pages},
+        "_shifts": shifts,
     }
+
+
+grade = evaluation.grader(evaluate)

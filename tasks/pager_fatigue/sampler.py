@@ -34,12 +34,11 @@ params; the batch axis's moved windows also skip the bank holidays.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
-import yaml
+from fdegym_env.tasklib.sampling import SamplerContext
 
-_VARIANTS = yaml.safe_load((Path(__file__).resolve().parent / "variants.yaml").read_text(encoding="utf-8"))
-BASE = dict(_VARIANTS["base"]["params"])
+CTX = SamplerContext.of(__name__)
+BASE = CTX.base
 
 SETTLEMENT_SLOTS = [("21:30", "00:00"), ("22:00", "00:30"), ("22:30", "01:00"), ("23:00", "01:00")]
 CLEARING = ("05:00", "05:45")
@@ -66,12 +65,12 @@ def prose(p: dict) -> dict:
     else:
         out["contract_alerts_text"] = BASE["contract_alerts_text"]
         out["contract_extra_text"] = BASE["contract_extra_text"]
-    out["lb_text"] = (_VARIANTS["lb_generation"]["params"]["lb_text"] if p["lb_generation_suffix"]
+    out["lb_text"] = (CTX.own("lb_generation")["lb_text"] if p["lb_generation_suffix"]
                       else BASE["lb_text"])
     if p["calendar_format"] == "ics":
-        out["calendar_text"] = _VARIANTS["calendar_ics"]["params"]["calendar_text"]
+        out["calendar_text"] = CTX.own("calendar_ics")["calendar_text"]
     elif p["calendar_real_state"] == "Implement":
-        out["calendar_text"] = _VARIANTS["calendar_untrusted"]["params"]["calendar_text"]
+        out["calendar_text"] = CTX.own("calendar_untrusted")["calendar_text"]
     else:
         out["calendar_text"] = BASE["calendar_text"]
     out["batch_windows_text"] = _windows_text(p["batch_windows"])

@@ -17,7 +17,7 @@ import pathlib
 import random
 from datetime import date, datetime, timedelta, timezone
 
-from fdegym_env.tasklib.timeutil import local
+from fdegym_env.tasklib.timeutil import local, parse_iso, utc
 
 UTC = timezone.utc
 
@@ -44,7 +44,7 @@ def london_offset_h(dt_utc: datetime) -> int:
 
 
 def to_london(dt_utc: datetime) -> datetime:
-    return (dt_utc + timedelta(hours=london_offset_h(dt_utc))).replace(tzinfo=None)
+    return local(dt_utc).replace(tzinfo=None)
 
 
 def local_to_utc(naive: datetime) -> datetime:
@@ -226,19 +226,6 @@ class _Gen:
         naive0 = datetime.combine(self.start + timedelta(days=d), datetime.min.time()) + timedelta(hours=9)
         return local_to_utc(naive0 + timedelta(hours=ha)), local_to_utc(naive0 + timedelta(hours=hb))
 
-    def in_batch(self, dt: datetime, margin_min: int = 0) -> bool:
-        loc = to_london(dt)
-        m = loc.hour * 60 + loc.minute
-        for a, b in self.batch_windows:
-            ma, mb = int(_hm(a) * 60) - margin_min, int(_hm(b) * 60) + margin_min
-            if ma <= mb:
-                if ma <= m < mb:
-                    return True
-            else:
-                if m >= ma or m < mb:
-                    return True
-        return False
-
     # -- noise families
     def lb_flaps(self, d: int):
         r = self.rng
@@ -404,149 +391,111 @@ class _Gen:
                     t += timedelta(minutes=r.randint(35, 50))
 
     # -- real incidents
-    def _series(self, iid, t0, n, step_s, fn):
+    def burst(self, kind, sev, alert, service, instance, t0, n, minutes, summary, step_s, threshold, value,
+              source="prometheus", **labels):
+        """A real incident of ``n`` events about ``step_s`` apart from ``t0``; ``value(i)`` -> (value,
+        severity, event summary). lb-healthd labels the member with its generation where it does."""
+        iid = self.incident(kind, sev, alert, service, instance, t0, t0 + timedelta(minutes=minutes), summary)
         t = t0
         for i in range(n):
-            fn(i, t, iid)
+            v, severity, text = value(i)
+            inst = self.lb_instance(instance) if source == "lb-healthd" else instance
+            self.add(t, source, alert, service, inst, severity, v, threshold, text, iid, **labels)
             t += timedelta(seconds=step_s + self.rng.randint(-10, 10))
-        return t
 
     def real(self, kind: str, d: int, h: float, extra=None):
         r = self.rng
         t0 = self.at(d, h)
         if kind == "card_latency":
             n, k = r.randint(14, 35), r.randint(7, 11)
-            iid = self.incident(kind, "sev1", "CardAuthLatencyP99High", "card-auth", "auth-gw-pool", t0,
-                                t0 + timedelta(minutes=n), "card auth p99 degradation")
 
-            def f(i, t, iid):
+            def f(i):
                 v = round(800 * (r.uniform(1.04, 1.4) if i < k else r.uniform(1.6, 4.5)))
-                self.add(t, "prometheus", "CardAuthLatencyP99High", "card-auth", "auth-gw-pool",
-                         "warning" if v < 1600 else "critical", v, 800, "card auth p99 %dms over 5m (threshold 800ms)" % v, iid)
-            self._series(iid, t0, n, 60, f)
+                return v, "warning" if v < 1600 else "critical", "card auth p99 %dms over 5m (threshold 800ms)" % v
+            self.burst(kind, "sev1", "CardAuthLatencyP99High", "card-auth", "auth-gw-pool", t0, n, n,
+                       "card auth p99 degradation", 60, 800, f)
         elif kind == "card_errors":
             n, k = r.randint(12, 30), r.randint(7, 10)
-            iid = self.incident(kind, "sev1", "CardAuthErrorRate", "card-auth", "auth-gw-pool", t0,
-                                t0 + timedelta(minutes=n), "card auth error spike")
 
-            def f(i, t, iid):
+            def f(i):
                 v = round(2.0 * (r.uniform(1.04, 1.42) if i < k else r.uniform(1.8, 6)), 2)
-                self.add(t, "prometheus", "CardAuthErrorRate", "card-auth", "auth-gw-pool",
-                         "warning" if v < 5 else "critical", v, 2.0, "card auth error rate %.2f%% over 5m (declines excluded)" % v, iid)
-            self._series(iid, t0, n, 60, f)
+                return v, "warning" if v < 5 else "critical", "card auth error rate %.2f%% over 5m (declines excluded)" % v
+            self.burst(kind, "sev1", "CardAuthErrorRate", "card-auth", "auth-gw-pool", t0, n, n, "card auth error spike",
+                       60, 2.0, f)
         elif kind == "hsm":
             n = r.randint(8, 18)
-            iid = self.incident(kind, "sev1", "HsmClusterDegraded", "hsm", "hsm-cluster-b", t0, t0 + timedelta(minutes=2 * n),
-                                "HSM cluster B partition loss")
-
-            def f(i, t, iid):
-                v = min(3, 1 + i // 5)
-                self.add(t, "prometheus", "HsmClusterDegraded", "hsm", "hsm-cluster-b", "critical", v, 1,
-                         "HSM cluster B: %d of 4 partitions unavailable (PIN translate failing over)" % v, iid)
-            self._series(iid, t0, n, 120, f)
+            self.burst(kind, "sev1", "HsmClusterDegraded", "hsm", "hsm-cluster-b", t0, n, 2 * n, "HSM cluster B partition loss",
+                       120, 1, lambda i: (min(3, 1 + i // 5), "critical", "HSM cluster B: %d of 4 partitions unavailable "
+                                          "(PIN translate failing over)" % min(3, 1 + i // 5)))
         elif kind == "threeds":
             n, k = r.randint(10, 20), r.randint(4, 7)
-            iid = self.incident(kind, "sev2", "ThreeDSAcsErrorRate", "3ds-acs", "acs-pool", t0, t0 + timedelta(minutes=2 * n),
-                                "3DS ACS challenge failures")
-            if "ThreeDSAcsErrorRate" in _contract(self.p):
-                self.incidents[iid]["sev"] = "sev1"
 
-            def f(i, t, iid):
+            def f(i):
                 v = round(r.uniform(6.0, 9.5) if i < k else r.uniform(11, 30), 1)
-                self.add(t, "prometheus", "ThreeDSAcsErrorRate", "3ds-acs", "acs-pool", "warning" if v < 10 else "critical",
-                         v, 5.0, "3DS ACS challenge error rate %.1f%% (threshold 5%%)" % v, iid)
-            self._series(iid, t0, n, 120, f)
-        elif kind == "lb_real":
-            member = extra
+                return v, "warning" if v < 10 else "critical", "3DS ACS challenge error rate %.1f%% (threshold 5%%)" % v
+            self.burst(kind, "sev1" if "ThreeDSAcsErrorRate" in _contract(self.p) else "sev2", "ThreeDSAcsErrorRate",
+                       "3ds-acs", "acs-pool", t0, n, 2 * n, "3DS ACS challenge failures", 120, 5.0, f)
+        elif kind in ("lb_real", "lb_flap_down"):
+            member, summary = extra, "pool member down "
+            pool, ip = member.split("/")[1], member.split("/")[-1]
+            why = "connection refused"
+            if kind == "lb_flap_down":
+                # a member flaps for an hour or so, then stops coming back: the same key as its flaps
+                fl0 = t0 - timedelta(minutes=r.randint(45, 110))
+                n0 = len(self.events)
+                self._flap(member, fl0, t0 - timedelta(minutes=r.randint(9, 16)))
+                self.keep_ids.update(id(x[1]) for x in self.events[n0:])
+                summary = "pool member down after flapping "
             n = r.randint(15, 40)
-            iid = self.incident(kind, "sev2", "LBHealthCheckFailed", "lb-edge", member, t0, t0 + timedelta(minutes=n),
-                                "pool member down " + member)
-
-            def f(i, t, iid):
-                self.add(t, "lb-healthd", "LBHealthCheckFailed", "lb-edge", self.lb_instance(member), "critical", 3 + i, 1,
-                         ("health check failed 3/3 on %s (pool %s): connection refused" if i == 0 else
-                          "%s still failing (pool %s): connection refused, %d consecutive checks")
-                         % ((member.split("/")[-1], member.split("/")[1]) + ((3 + i,) if i else ())),
-                         iid, pool=member.split("/")[1])
-            self._series(iid, t0, n, 60, f)
-        elif kind == "lb_flap_down":
-            # a member flaps for an hour or so, then stops coming back: the same key as its flaps
-            member = extra
-            fl0 = t0 - timedelta(minutes=r.randint(45, 110))
-            n0 = len(self.events)
-            self._flap(member, fl0, t0 - timedelta(minutes=r.randint(9, 16)))
-            self.keep_ids.update(id(x[1]) for x in self.events[n0:])
-            n = r.randint(15, 40)
-            iid = self.incident(kind, "sev2", "LBHealthCheckFailed", "lb-edge", member, t0, t0 + timedelta(minutes=n),
-                                "pool member down after flapping " + member)
-            pool = member.split("/")[1]
-            why = r.choice(["connection refused", "connection refused", "HTTP 503 / timeout 2000ms", "TCP RST"])
-
-            def f(i, t, iid):
-                self.add(t, "lb-healthd", "LBHealthCheckFailed", "lb-edge", self.lb_instance(member), "critical", 3 + i, 1,
-                         ("health check failed 3/3 on %s (pool %s): %s" % (member.split("/")[-1], pool, why)) if i == 0 else
-                         ("%s still failing (pool %s): %s, %d consecutive checks" % (member.split("/")[-1], pool, why, 3 + i)),
-                         iid, pool=pool)
-            self._series(iid, t0, n, 60, f)
+            if kind == "lb_flap_down":
+                why = r.choice(["connection refused", "connection refused", "HTTP 503 / timeout 2000ms", "TCP RST"])
+            self.burst(kind, "sev2", "LBHealthCheckFailed", "lb-edge", member, t0, n, n, summary + member, 60, 1,
+                       lambda i: (3 + i, "critical", "health check failed 3/3 on %s (pool %s): %s" % (ip, pool, why) if i == 0
+                                  else "%s still failing (pool %s): %s, %d consecutive checks" % (ip, pool, why, 3 + i)),
+                       source="lb-healthd", pool=pool)
         elif kind == "lag_real":
             replica = extra or r.choice(["pg-ledger-replica-01", "pg-ledger-replica-02"])
             n = r.randint(4, 9)
             stip = replica == "pg-ledger-replica-01"
-            iid = self.incident(kind, "sev1" if stip else "sev2", "PgReplicationLagHigh", "pg-ledger", replica, t0,
-                                t0 + timedelta(minutes=10 * n),
-                                "replica lag outside batch (STIP balance cache stale)" if stip
-                                else "replica lag outside batch (fraud features stale)")
 
-            def f(i, t, iid):
+            def f(i):
                 v = round(r.uniform(40, 120) * (1 + i), 1)
-                self.add(t, "pgwatch", "PgReplicationLagHigh", "pg-ledger", replica, "warning" if v < 120 else "critical", v, 30,
-                         "replay lag %.0fs on %s (wal receiver streaming)" % (v, replica), iid)
-            self._series(iid, t0, n, 600, f)
+                return v, "warning" if v < 120 else "critical", "replay lag %.0fs on %s (wal receiver streaming)" % (v, replica)
+            self.burst(kind, "sev1" if stip else "sev2", "PgReplicationLagHigh", "pg-ledger", replica, t0, n, 10 * n,
+                       "replica lag outside batch (STIP balance cache stale)" if stip
+                       else "replica lag outside batch (fraud features stale)", 600, 30, f, source="pgwatch")
         elif kind == "kafka_auth":
             n = r.randint(3, 6)
-            iid = self.incident(kind, "sev2", "KafkaConsumerLag", "auth-stream", "auth-events@kafka-core", t0,
-                                t0 + timedelta(minutes=10 * n), "auth-events consumer lag (stand-in decisions delayed)")
 
-            def f(i, t, iid):
+            def f(i):
                 v = r.randint(60000, 250000) * (1 + i)
-                self.add(t, "prometheus", "KafkaConsumerLag", "auth-stream", "auth-events@kafka-core", "critical", v, 50000,
-                         "consumer group auth-events lag %d msgs on topic auth.decisions" % v, iid, group="auth-events")
-            self._series(iid, t0, n, 600, f)
+                return v, "critical", "consumer group auth-events lag %d msgs on topic auth.decisions" % v
+            self.burst(kind, "sev2", "KafkaConsumerLag", "auth-stream", "auth-events@kafka-core", t0, n, 10 * n,
+                       "auth-events consumer lag (stand-in decisions delayed)", 600, 50000, f, group="auth-events")
         elif kind == "apigw":
             n = r.randint(5, 15)
-            iid = self.incident(kind, "sev2", "ApiGateway5xxRate", "api-gw", "apigw-edge", t0, t0 + timedelta(minutes=2 * n),
-                                "API gateway 5xx")
 
-            def f(i, t, iid):
+            def f(i):
                 v = round(r.uniform(2, 15), 2)
-                self.add(t, "prometheus", "ApiGateway5xxRate", "api-gw", "apigw-edge", "critical", v, 1.0,
-                         "api-gw 5xx ratio %.2f%% (merchant API)" % v, iid)
-            self._series(iid, t0, n, 120, f)
+                return v, "critical", "api-gw 5xx ratio %.2f%% (merchant API)" % v
+            self.burst(kind, "sev2", "ApiGateway5xxRate", "api-gw", "apigw-edge", t0, n, 2 * n, "API gateway 5xx", 120, 1.0, f)
         elif kind == "synth_real":
             n = r.randint(4, 8)
-            inst = "euw2-probe-1/portal-login"
-            iid = self.incident(kind, "sev2", "SyntheticCheckFailed", "synthetics", inst, t0, t0 + timedelta(minutes=5 * n),
-                                "merchant portal login down")
-
-            def f(i, t, iid):
-                self.add(t, "synthetics", "SyntheticCheckFailed", "synthetics", inst, "critical", 1, 1,
-                         "check portal-login failed from euw2-probe-1: HTTP 502 in %dms (step 2/4, POST /login)" % r.randint(30, 2500), iid)
-            self._series(iid, t0, n, 300, f)
+            self.burst(kind, "sev2", "SyntheticCheckFailed", "synthetics", "euw2-probe-1/portal-login", t0, n, 5 * n,
+                       "merchant portal login down", 300, 1,
+                       lambda i: (1, "critical", "check portal-login failed from euw2-probe-1: HTTP 502 in %dms (step 2/4, "
+                                  "POST /login)" % r.randint(30, 2500)), source="synthetics")
         elif kind == "synth_apac":
             # the Sydney probe itself is fine this time: our APAC edge answers with an HTTP error
             chk = r.choice(["api-auth-ping", "portal-login", "tokenise-test-card", "3ds-challenge-page"])
             host = {"api-auth-ping": "api.halyardpay.co.uk", "portal-login": "portal.halyardpay.co.uk",
                     "tokenise-test-card": "api.halyardpay.co.uk", "3ds-challenge-page": "acs.3ds.halyardpay.co.uk"}[chk]
             code = r.choice(["HTTP 503", "HTTP 502", "HTTP 504 from edge", "HTTP 403 (WAF)"])
-            inst = "apse2-probe-3/" + chk
             n = r.randint(5, 10)
-            iid = self.incident(kind, "sev2", "SyntheticCheckFailed", "synthetics", inst, t0, t0 + timedelta(minutes=5 * n),
-                                "APAC merchants cannot reach " + host)
-
-            def f(i, t, iid):
-                self.add(t, "synthetics", "SyntheticCheckFailed", "synthetics", inst, "critical", 1, 1,
-                         "check %s failed from apse2-probe-3: %s (%s, %dms)" % (chk, code, host, r.randint(80, 900)), iid)
-            self._series(iid, t0, n, 300, f)
+            self.burst(kind, "sev2", "SyntheticCheckFailed", "synthetics", "apse2-probe-3/" + chk, t0, n, 5 * n,
+                       "APAC merchants cannot reach " + host, 300, 1,
+                       lambda i: (1, "critical", "check %s failed from apse2-probe-3: %s (%s, %dms)"
+                                  % (chk, code, host, r.randint(80, 900))), source="synthetics")
         elif kind == "cert_real":
             c = extra
             day0 = self.day_start(d)
@@ -557,12 +506,11 @@ class _Gen:
         elif kind == "disk_real":
             host = "log-agg-0%d" % r.randint(1, 4)
             n = r.randint(3, 6)
-            iid = self.incident(kind, "sev3", "DiskUsageHigh", "logging", host, t0, t0 + timedelta(minutes=10 * n), "disk filling")
 
-            def f(i, t, iid):
+            def f(i):
                 v = round(min(99.5, r.uniform(95, 97) + i * 0.5), 1)
-                self.add(t, "prometheus", "DiskUsageHigh", "logging", host, "critical", v, 80, "DiskUsageHigh %s %%" % v, iid)
-            self._series(iid, t0, n, 600, f)
+                return v, "critical", "DiskUsageHigh %s %%" % v
+            self.burst(kind, "sev3", "DiskUsageHigh", "logging", host, t0, n, 10 * n, "disk filling", 600, 80, f)
         elif kind == "phantom":
             ci, sev = extra
             spec = MAINT_CIS[ci]
@@ -574,11 +522,8 @@ class _Gen:
             alert = "KafkaBrokerOffline" if ci == "kafka-core" else "ServiceDown"
             t0 = s + timedelta(minutes=r.randint(40, 100))
             n = r.randint(6, 12)
-            iid = self.incident(kind, sev, alert, ci, host, t0, t0 + timedelta(minutes=3 * n), "%s on %s (no change running)" % (alert, host))
-
-            def f(i, t, iid):
-                self.add(t, "prometheus", alert, ci, host, "critical", 1, 1, "%s on %s" % (alert, host), iid)
-            self._series(iid, t0, n, 180, f)
+            self.burst(kind, sev, alert, ci, host, t0, n, 3 * n, "%s on %s (no change running)" % (alert, host), 180, 1,
+                       lambda i: (1, "critical", "%s on %s" % (alert, host)))
         else:
             raise ValueError(kind)
 
@@ -603,14 +548,9 @@ class _Gen:
         phantom_days = r.sample([d for d in range(nd) if d not in card_days], min(nd - len(card_days), cnt(4)))
 
         if nd >= 7:
-            for d in days(cnt(3)):
-                self.real("card_latency", d, r.uniform(0, 23.5))
-            for d in days(cnt(2)):
-                self.real("card_errors", d, r.uniform(0, 23.5))
-            for d in days(cnt(2)):
-                self.real("hsm", d, r.uniform(0, 23.5))
-            for d in days(cnt(4)):
-                self.real("threeds", d, r.uniform(0, 23.5))
+            for kind, k in (("card_latency", 3), ("card_errors", 2), ("hsm", 2), ("threeds", 4)):
+                for d in days(cnt(k)):
+                    self.real(kind, d, r.uniform(0, 23.5))
             pool = LB_MEMBERS[5:] if self.phase != "dev" else LB_MEMBERS[:6]
             for d in days(cnt(4)):
                 self.real("lb_real", d, r.uniform(0, 23.5), r.choice(pool))
@@ -634,12 +574,9 @@ class _Gen:
                 if to_london(w0).date() in BANK_HOLIDAYS:
                     h = (w0 - self.day_start(d)).total_seconds() / 3600.0
                     self.real("lag_real", d, h + r.uniform(0.15, 0.5), "pg-ledger-replica-02")
-            for d in days(cnt(2)):
-                self.real("kafka_auth", d, r.uniform(0, 23.5))
-            for d in days(cnt(3)):
-                self.real("apigw", d, r.uniform(0, 23.5))
-            for d in days(cnt(2)):
-                self.real("synth_real", d, r.uniform(0, 23.5))
+            for kind, k in (("kafka_auth", 2), ("apigw", 3), ("synth_real", 2)):
+                for d in days(cnt(k)):
+                    self.real(kind, d, r.uniform(0, 23.5))
             for d in r.sample(range(nd), 1 if self.phase == "dev" else 2):
                 self.real("synth_apac", d, r.uniform(0.5, 23.0))
             for d in days(cnt(2)):
@@ -907,11 +844,6 @@ def _pager_note(rng, who: str, cat: str, ctx: dict) -> str:
 ONCALL_DEV = ["kasia.wrona", "kasia.wrona", "tomas.ferreira", "tomas.ferreira", "ben.okafor", "ben.okafor", "kasia.wrona"]
 
 
-def _parse(ts: str) -> datetime:
-    dt = datetime.fromisoformat(ts.replace("Z", "+00:00").replace(" ", "T"))
-    return dt.astimezone(UTC)
-
-
 def _emulate_current_router(ev: dict, rules: dict) -> str:
     r = rules.get("alerts", {}).get(ev.get("alert"))
     v = ev.get("value")
@@ -955,7 +887,7 @@ def dev(params: dict, out: pathlib.Path) -> None:
             iid = day["truth"][e["id"]]
             a = e["alert"]
             inst = e.get("instance") or ""
-            t = _parse(e["ts"])
+            t = utc(parse_iso(e["ts"]))
             member = inst.split("#g")[0]
             seen[(a, member)] = seen.get((a, member), 0) + 1
             seen[e.get("service")] = seen.get(e.get("service"), 0) + 1

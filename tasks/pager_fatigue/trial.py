@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+from fdegym_env.tasklib import evaluation
+
 from . import grader
 
-
+CHASED_BY = {"lag_real": "the fraud team", "card_latency": "Dunmore's service desk", "card_errors": "Dunmore's service desk",
+             "threeds": "an airline merchant", "apigw": "two merchants", "synth_real": "merchant support"}
 
 
 def run(deploy, params: dict, day: int, traffic) -> dict:
@@ -15,37 +18,30 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
     lines = []
     facts = []
     stats = {"pages": 0, "night_pages": 0, "crashed": False, "malformed": False}
-    for shift in traffic["days"]:
-        batch = shift["batch"]
-        events = batch["events"]
-        label = batch["shift_start"][:10]
-        res = deploy.call("alertrouter.router", "route_batch", batch, timeout_s=20)
-        if not res.ok:
-            stats["crashed"] = True
-            lines.append("Kasia: the shadow router fell over on the %s shift, so alertbridge would have failed open "
-                         "and paged all %d events. Error from the bridge log: %s" % (label, len(events), str(res.error)[-300:]))
-            continue
-        acts, problem = g._check(res.value, events)
-        if problem:
+    for shift in evaluation.evaluate_on(deploy, g.evaluate, params, traffic)["_shifts"]:
+        events, acts, label = shift["events"], shift["acts"], shift["label"]
+        if shift["problem"]:
             stats["malformed"] = True
             lines.append("Kasia: alertbridge rejected the shadow router's answer for the %s shift (%s) - in production "
-                         "that means every event pages." % (label, problem))
+                         "that means every event pages." % (label, shift["problem"]))
+            continue
+        if acts is None:
+            stats["crashed"] = True
+            lines.append("Kasia: the shadow router fell over on the %s shift, so alertbridge would have failed open "
+                         "and paged all %d events. Error from the bridge log: %s" % (label, len(events), str(shift["error"])[-300:]))
             continue
         by_key = Counter()
         night = 0
         for e in events:
-            a = acts[e["id"]]
-            t = g._ts(e["ts"])
-            if a == "page":
+            if acts[e["id"]] == "page":
                 stats["pages"] += 1
-                if g.hour_weight(t) >= 3:
+                if g.hour_weight(g._ts(e["ts"])) >= 3:
                     night += 1
                 by_key[(e["alert"], e.get("instance") or "-")] += 1
         stats["night_pages"] += night
         lines.append("Kasia: shadow night %s -> %d pages, %d of them between 23:00 and 07:00."
                      % (label, sum(by_key.values()), night))
-        top = by_key.most_common(3)
-        for (alert, inst), n in top:
+        for (alert, inst), n in by_key.most_common(3):
             if n >= 4:
                 lines.append("  %s on %s paged %d times. Same thing every time, and each page had its own dedup key "
                              "in the shadow log." % (alert, inst, n) if alert == "LBHealthCheckFailed" else
@@ -77,9 +73,6 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
                     lines.append("Kasia: production caught the %s at %s UTC straight away; the shadow router only paged "
                                  "%.0f minutes later." % (m["summary"], m["start"][11:16], delay))
             else:
-                who = {"lag_real": "the fraud team", "card_latency": "Dunmore's service desk",
-                       "card_errors": "Dunmore's service desk", "threeds": "an airline merchant",
-                       "apigw": "two merchants", "synth_real": "merchant support"}.get(m["kind"], "the day team")
                 lines.append("Kasia: %s chased us about %s (started %s UTC). Production paged for it; the shadow "
-                             "router didn't." % (who, m["summary"], m["start"][11:16]))
+                             "router didn't." % (CHASED_BY.get(m["kind"], "the day team"), m["summary"], m["start"][11:16]))
     return {"feedback": "\n".join(lines), "facts": sorted(set(facts)), "topics": [], "stats": stats, "extra_cost": 0.0}

@@ -130,3 +130,22 @@ def test_reference_pages_lag_on_a_bank_holiday_night(tmp_path_factory):
     assert ref.applies(lag, normal) and dil.applies(lag, normal)           # 02:20 BST on a normal night
     assert not ref.applies(lag, good_friday) and dil.applies(lag, good_friday)
     assert not ref.applies(lag, datetime(2026, 4, 6, 0, 40, tzinfo=UTC))  # Easter Monday 01:40 BST
+
+
+@pytest.mark.parametrize("variant", VARIANTS + [f"sample:{i}" for i in range(12)])
+def test_reference_is_built_from_kept_changes(variant):
+    """The reference picks one change per file from solutions/menu/ by the truth (no copy of world
+    code in solutions/): every named and sampled truth has its change there."""
+    params = dict(TASK.variant(variant).params)
+    ref = TASK.module("solutions/reference")
+    for careful in (True, False):
+        picked = ref.changes(params, careful)
+        assert sorted(picked) == ["always_page", "dedup", "maintenance", "quiet_hours", "ticket_only"]
+        for name in picked.values():
+            assert (ref.MENU / f"{name}.patch").is_file() or (ref.MENU / name).is_dir(), f"{variant}: no change {name}"
+
+
+def test_reference_rejects_a_truth_it_has_no_change_for():
+    params = dict(TASK.variant("base").params, batch_windows=[["20:00", "22:00"], ["05:00", "05:45"]])
+    with pytest.raises(ValueError, match="settlement start '20:00'"):
+        TASK.module("solutions/reference").changes(params)

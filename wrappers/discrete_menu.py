@@ -158,13 +158,19 @@ class DiscreteMenu(gym.Wrapper):
         return mask
 
     def _applicable(self, item: dict[str, Any]) -> bool:
-        """An edit whose 'old' text is no longer in its file would only produce an error."""
+        """An edit whose 'old' text is no longer in its file would only produce an error. Steps are
+        followed in order, so an edit of a file an earlier step of the item writes is checked
+        against that text."""
         ws = self.env.unwrapped.workspace
+        texts: dict[str, str] = {}      # files as the item's earlier steps leave them
         for st in item.get("steps", [item.get("action", {})]):
-            if st.get("tool") == "edit_file":
-                text = self._text(ws / st["path"])
+            if st.get("tool") == "write_file":
+                texts[st["path"]] = st["content"]
+            elif st.get("tool") == "edit_file":
+                text = texts[st["path"]] if st["path"] in texts else self._text(ws / st["path"])
                 if text is None or st["old"] not in text:
                     return False
+                texts[st["path"]] = text.replace(st["old"], st["new"], -1 if st.get("replace_all") else 1)
         return True
 
     def _text(self, p: Path) -> str | None:

@@ -144,9 +144,10 @@ class MenuItem(_Strict):
     label: str
     action: Optional[MenuAction] = None
     steps: Optional[list[MenuAction]] = Field(None, min_length=1)
-    apply: Optional[str] = Field(None, description=(
+    apply: Optional[Union[str, list[str]]] = Field(None, description=(
         "a change kept once as a file: solutions/menu/<name>.patch, the folder solutions/menu/<name>/ "
-        "or solutions/<name>.patch; expanded to edit_file/write_file steps"))
+        "or solutions/<name>.patch (or a list of them, applied in order); expanded to edit_file/write_file "
+        "steps"))
 
     @model_validator(mode="after")
     def _one(self) -> "MenuItem":

@@ -6,6 +6,8 @@ An item that changes files says where its change is kept instead of embedding fi
     - label: "apply: dedup key = alert + service + instance"
       apply: dedup_key            # solutions/menu/dedup_key.patch or the folder solutions/menu/dedup_key/
 
+``apply: [a, b]`` applies several kept changes in order (e.g. a new file, then a small patch on
+it: alternatives that differ in one line keep that line's patch, not a copy of the file each).
 ``apply: <name>`` resolves to ``solutions/menu/<name>.patch``, the overlay folder
 ``solutions/menu/<name>/``, or (reusing a solution's change) ``solutions/<name>.patch``. A patch
 becomes one ``edit_file`` step per hunk (its old lines, context included, replaced by its new
@@ -99,11 +101,13 @@ def change_steps(src: Path) -> list[dict[str, Any]]:
 
 
 def expand(task_dir: Path, item: dict[str, Any]) -> dict[str, Any]:
-    """``item`` with ``apply: <name>`` replaced by the steps of that change (other items unchanged)."""
+    """``item`` with ``apply: <name>`` (or a list of names) replaced by the steps of those changes, in
+    order (other items unchanged)."""
     if not isinstance(item, dict) or "apply" not in item:
         return item
     out = {k: v for k, v in item.items() if k != "apply"}
-    out["steps"] = change_steps(change_source(Path(task_dir), str(item["apply"])))
+    names = item["apply"] if isinstance(item["apply"], list) else [item["apply"]]
+    out["steps"] = [st for name in names for st in change_steps(change_source(Path(task_dir), str(name)))]
     if not out["steps"]:
         raise ValueError(f"{Path(task_dir) / 'menu.yaml'}: apply: {item['apply']!r} changes no file")
     return out

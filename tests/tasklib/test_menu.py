@@ -148,3 +148,30 @@ def test_a_patch_file_alone_is_a_solution(tmp_path):
     after = (ws / "system" / "README.md").read_text()
     assert after != before and "EDITED BY A MENU PATCH" in after
     assert difflib.SequenceMatcher(None, before, after).ratio() > 0.9
+
+
+def test_an_item_may_apply_several_kept_changes_in_order(tmp_path):
+    """A new file, then a one-line patch on it: the item's mask checks the patch against the file the
+    item itself writes, and applying it leaves the patched file."""
+    import difflib
+    from fdegym_env.core.env import FDEGymEnv
+    from fdegym_env.wrappers import DiscreteMenu
+    folder, _ = _with_apply_item(tmp_path)
+    base = ["hello\n", "window = '01:00'\n"]
+    later = ["hello\n", "window = '22:30'\n"]
+    (folder / "solutions" / "menu" / "window_2230.patch").write_text("".join(
+        difflib.unified_diff(base, later, "a/docs/notes.md", "b/docs/notes.md")))
+    (folder / "solutions" / "menu" / "new_notes" / "docs" / "notes.md").write_text("".join(base))
+    data = yaml.safe_load((folder / "menu.yaml").read_text())
+    data["actions"].append({"label": "apply: notes, window 22:30", "apply": ["new_notes", "window_2230"]})
+    (folder / "menu.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    task = Task.load(folder)
+    item = menu.find(task, "apply: notes, window 22:30")
+    assert [s["tool"] for s in item["steps"]] == ["write_file", "edit_file"]
+    env = DiscreteMenu(FDEGymEnv(task=str(folder), variant="base", sandbox="none"))
+    env.reset(seed=0)
+    i = env.labels.index("apply: notes, window 22:30")
+    assert env.action_masks()[i]                                # the edit finds its text in the written file
+    env.step(i)
+    assert (env.unwrapped.workspace / "docs" / "notes.md").read_text() == "".join(later)
+    env.close()

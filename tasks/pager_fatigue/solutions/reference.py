@@ -54,12 +54,19 @@ def changes(params: dict, careful: bool = True) -> dict[str, str]:
     }
 
 
+# a settlement start other than 01:00 is the 01:00 hook with its window line patched (as in menu.yaml)
+PARTS = {f"batch_{w}{h}": [f"batch_0100{h}", f"window_{w}"] for w in ("2130", "2200", "2230", "2300")
+         for h in ("", "_holidays")}
+
+
 def apply_change(ws: Path, name: str) -> None:
-    """Apply one change kept in solutions/menu/ (a patch against the world, or new file text)."""
-    if (MENU / f"{name}.patch").is_file():
-        solutions.patch(__name__, ws, f"menu/{name}.patch")
-    else:
-        solutions.overlay(MENU / name, ws, {})
+    """Apply one change kept in solutions/menu/ (a patch against the world, or new file text; some
+    are two parts, see ``PARTS``)."""
+    for part in PARTS.get(name, [name]):
+        if (MENU / f"{part}.patch").is_file():
+            solutions.patch(__name__, ws, f"menu/{part}.patch")
+        else:
+            solutions.overlay(MENU / part, ws, {})
 
 
 def apply(ws: Path, params: dict) -> None:

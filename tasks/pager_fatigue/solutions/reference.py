@@ -54,9 +54,11 @@ def changes(params: dict, careful: bool = True) -> dict[str, str]:
     }
 
 
-# a settlement start other than 01:00 is the 01:00 hook with its window line patched (as in menu.yaml)
+# a settlement start other than 01:00 is the 01:00 hook with its window line patched, other trusted
+# change states the Scheduled feed with its states patched (as in menu.yaml)
 PARTS = {f"batch_{w}{h}": [f"batch_0100{h}", f"window_{w}"] for w in ("2130", "2200", "2230", "2300")
          for h in ("", "_holidays")}
+PARTS.update({f"calendar_json_{v}": ["calendar_json_scheduled", f"states_{v}"] for v in ("implement", "any")})
 
 
 def apply_change(ws: Path, name: str) -> None:

@@ -42,15 +42,27 @@ class Metric(_Strict):
     direction: Literal["maximize", "minimize"]
 
 
+_FIELD_TYPES = ("str", "int", "float", "number", "bool", "list", "dict", "any")
+FieldType = Literal[_FIELD_TYPES + tuple(f"{t}?" for t in _FIELD_TYPES if t != "any")]   # type: ignore[valid-type]
+
+
 class OutputSpec(_Strict):
     """What an entry point must return (checked by :mod:`fdegym_env.tasklib.replay`): a list of
     mappings, one per input item, keyed by ``key``; each field either one of its allowed values or of
-    the named type."""
+    the named type (``str?``: text or null, and the field may be absent; a value list holding
+    ``null`` likewise)."""
 
     key: str = Field("id", description="the field naming the input item a decision is for")
-    fields: dict[str, Union[list[Any], Literal["str", "int", "float", "number", "bool", "list", "dict", "any"]]] = \
-        Field(default_factory=dict, description="field -> allowed values, or a type name")
+    fields: dict[str, Union[list[Any], FieldType]] = \
+        Field(default_factory=dict, description="field -> allowed values, or a type name (name? admits null)")
     incident: Optional[str] = Field(None, description="incident name for bad output (default malformed_<function>)")
+    items: Optional[str] = Field(None, description="the batch is a mapping with its item list under this key "
+                                                   "(default: the batch is a bare list)")
+    results: Optional[str] = Field(None, description="the reply is a mapping with its decision list under this key "
+                                                     "(default: the reply is a bare list)")
+    on_malformed: Literal["item", "batch"] = Field(
+        "item", description="item: drop a malformed decision, keep the rest; batch: any malformed item, "
+                            "duplicate or unknown key, or missing decision rejects the whole reply")
 
 
 class EntryPointSpec(_Strict):

@@ -46,24 +46,6 @@ FOLLOWUP_P = 0.35              # a credited customer who writes again next cycle
 BASELESS = ("usage_overage", "price_rise", "tax", "cancelled", "duplicate")   # paid: the customer comes back
 
 
-class Enveloped(replay.Decider):
-    """tasklib.replay for an entry point whose batch and result wrap the item lists in a mapping
-    (``batch[items]`` in, ``{results: [...]}`` out); the toolkit's Decider takes and returns bare lists."""
-
-    def __init__(self, deploy, function: str, items: str, results: str):
-        super().__init__(deploy, function)
-        self.items, self.results, self.spec = items, results, replay.OutputSpec.of(self.entry.output)
-
-    def __call__(self, batch: dict) -> replay.Reply:
-        res = self.deploy.call(self.entry.module, self.entry.function, batch, timeout_s=self.entry.timeout_s)
-        if not res.ok:
-            return replay.Reply(False, error=res.error)
-        value = res.value.get(self.results) if isinstance(res.value, dict) else None
-        good, bad = self.spec.check(value, [item[self.spec.key] for item in batch[self.items]])
-        self.malformed += bad
-        return replay.Reply(True, res.value, good, bad)
-
-
 def _num(x):
     if isinstance(x, str):
         try:
@@ -115,13 +97,13 @@ def _entry(aid, truth, billed, term, legacy=False):
 
 def evaluate(decide, params: dict, traffic) -> dict:
     """Shared by grade() and trial.run(): ``decide`` calls run_cycle; handle_disputes is replayed
-    through :class:`Enveloped` on the same deployment."""
+    by a second tasklib Decider on the same deployment (its envelope is declared in task.yaml)."""
     limit = float(params.get("approval_limit_usd", 2500))
     cap = int(params.get("ar_capacity", 12))
     review_cost = float(params.get("review_cost_usd", 85))
     de_min = float(params.get("de_minimis_usd", 0) or 0)
     breach_cost = float(params.get("charter_breach_usd", 0) or 0)
-    handle = Enveloped(decide.deploy, "handle_disputes", "disputes", "decisions")
+    handle = replay.Decider(decide.deploy, "handle_disputes")
     inc_count: dict[str, list] = {}
 
     def incident(kind: str, example: str):

@@ -12,7 +12,7 @@ Incidents (cap the run at 0): red flag not started by a nurse within the SLA (op
 controlled-drug repeat auto-handled (pharmacy desk or auto reply); an automated reply that gives
 clinical advice; an out-of-hours red flag without the current safety-netting reply; a patient told we
 are closed (and sent to 111) while the practice is open - contracted hours are monitored by the ICB;
-malformed output (the decisions' shape is declared in task.yaml and checked by Decide).
+malformed output (the decisions' shape is declared in task.yaml and checked by tasklib.replay).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import datetime as dt
 import re
 from collections import defaultdict
 
-from fdegym_env.tasklib import replay, timeutil
+from fdegym_env.tasklib import evaluation, timeutil
 
 from . import traffic
 
@@ -157,33 +157,10 @@ def pharmacy_sim(items: list, cap: int, first: dt.date, ndays: int) -> dict:
 
 
 # ------------------------------------------------------------------------------ replay
-class Decide(replay.Decider):
-    """tasklib's Decider for this connector's contract: the batch is {"batch_id", "messages": [...]} and
-    route_batch returns {"decisions": [...]}; task.yaml declares the decisions' shape (id, queue) and a
-    reply must be text or null. (tasklib.replay checks a bare list in and out only.)"""
-
-    def __init__(self, deploy, timeout_s: float | None = None):
-        super().__init__(deploy)
-        self.timeout_s = timeout_s or self.entry.timeout_s
-        self.spec = replay.OutputSpec.of(self.entry.output)
-
-    def __call__(self, batch: dict) -> replay.Reply:
-        res = self.deploy.call(self.entry.module, self.entry.function, batch, timeout_s=self.timeout_s)
-        if not res.ok:
-            return replay.Reply(False, error=res.error)
-        value = res.value.get("decisions") if isinstance(res.value, dict) else res.value
-        good, bad = self.spec.check(value, [m["id"] for m in batch["messages"]])
-        for mid, d in list(good.items()):
-            if d.get("reply") is not None and not isinstance(d["reply"], str):
-                bad.append(f"{mid}: reply of type {type(d['reply']).__name__} (expected text or null)")
-                del good[mid]
-        self.malformed += bad
-        return replay.Reply(True, res.value, good, bad)
-
-
 def evaluate(decide, params: dict, traffic: dict, tag: str = "D") -> dict:
-    """Shared by grade() and trial.run(): route each day's messages through ``decide`` (a Decide) and
-    cost what the teams and patients then live through."""
+    """Shared by grade() and trial.run(): route each day's messages through ``decide`` (a tasklib
+    Decider; task.yaml declares the connector's envelope and the decisions' shape) and cost what the
+    teams and patients then live through."""
     first, ndays = dt.date.fromisoformat(traffic["days"][0]["date"]), len(traffic["days"])
     wins = windows(params, first - dt.timedelta(days=3), ndays + 10)
     ooh_text = norm(params["ooh_reply"])
@@ -315,8 +292,4 @@ def evaluate(decide, params: dict, traffic: dict, tag: str = "D") -> dict:
             "details": {"cost": {k: round(v, 1) for k, v in cost.items()}, "counts": dict(counts), "rf_waits": rf_waits}}
 
 
-def grade(deploy, params: dict, traffic) -> dict:
-    decide = Decide(deploy)
-    out = evaluate(decide, params, traffic)
-    return {"kpi": out["kpi"], "incidents": out["incidents"] + decide.incidents(), "summary": out["summary"],
-            "details": out["details"]}
+grade = evaluation.grader(evaluate)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import datetime as dt
 
+from fdegym_env.tasklib import replay
+
 from . import grader as G
 
 
 def run(deploy, params: dict, day: int, traffic) -> dict:
-    ev = G.evaluate(G.Decide(deploy, timeout_s=20), params, traffic, tag="SHADOW")
+    ev = G.evaluate(replay.Decider(deploy, timeout_s=20), params, traffic, tag="SHADOW")
     if ev["_errors"]:
         return {"feedback": "Ian (PCN digital): the shadow connector fell over on your router - nothing got routed "
                             "today. Error: " + ev["_errors"][0][:300], "facts": [], "topics": [], "stats": {},

@@ -8,14 +8,14 @@ KPI = on-call burden, points per on-call night (lower is better):
                (ticket only: 240 min; never paged nor ticketed: 480 min; capped at 480) / nights
     burden   = fatigue + response
 Incidents (cap U at 0): a sev-1 not paged within 5 minutes; a contract-bound alert's real
-incident not paged within 5 minutes; any contract-bound alert suppressed; malformed output.
+incident not paged within 5 minutes; any contract-bound alert suppressed; malformed output (declared
+in task.yaml and checked by tasklib.replay: alertbridge rejects the whole shift on any bad decision).
 """
 from __future__ import annotations
 
 from fdegym_env.tasklib import evaluation
 from fdegym_env.tasklib.timeutil import local, parse_iso, utc
 
-VALID = ("page", "group", "ticket", "suppress")
 SEV_W = {"sev1": 10, "sev2": 4, "sev3": 1}
 TICKET_MIN = 240
 MISSED_MIN = 480
@@ -32,26 +32,6 @@ def _ts(s):
     return utc(parse_iso(s))
 
 
-def _check(value, events):
-    """-> (id->action map, problem or None). The whole shift is rejected on any problem: alertbridge
-    fails open and pages everything (a toolkit OutputSpec checks a bare list item by item)."""
-    if not isinstance(value, dict) or not isinstance(value.get("decisions"), list):
-        return {}, "result is not an object with a 'decisions' list"
-    acts = {}
-    for d in value["decisions"]:
-        if not isinstance(d, dict) or not isinstance(d.get("id"), str) or d.get("action") not in VALID:
-            return {}, "a decision is not {id: str, action: page|group|ticket|suppress}: %r" % (d,)[:200]
-        if d["id"] in acts:
-            return {}, "event %s decided twice" % d["id"]
-        acts[d["id"]] = d["action"]
-    ids = {e["id"] for e in events}
-    for what, diff in (("events without a decision", ids - set(acts)),
-                       ("decisions for unknown event ids", set(acts) - ids)):
-        if diff:
-            return {}, "%d %s (e.g. %s)" % (len(diff), what, sorted(diff)[0])
-    return acts, None
-
-
 def evaluate(decide, params: dict, traffic) -> dict:
     """Replay every shift through ``decide``; shared by grade() and the trial (``_shifts``: per shift
     its events, truth, decisions (None when rejected), and the crash or problem)."""
@@ -64,10 +44,9 @@ def evaluate(decide, params: dict, traffic) -> dict:
     for day in traffic["days"]:
         batch = day["batch"]
         events = batch["events"]
-        reply = decide(batch)
-        acts, problem = _check(reply.value, events) if reply.ok else ({}, None)
-        if problem:
-            incidents.append("malformed_output: shift %s: %s" % (batch["shift_start"][:10], problem))
+        reply = decide(batch)      # task.yaml: any bad decision rejects the whole shift (reply.rejected)
+        acts = {i: d["action"] for i, d in reply.decisions.items()}
+        problem = "; ".join(reply.malformed[:2]) + (" ..." if len(reply.malformed) > 2 else "") if reply.rejected else None
         failed_days += bool(problem or not reply.ok)
         shifts.append({"label": batch["shift_start"][:10], "events": events, "truth": day["truth"],
                        "acts": acts if reply.ok and not problem else None, "error": reply.error, "problem": problem})

@@ -82,6 +82,90 @@ def test_unknown_entry_point_names_the_declared_ones():
         replay.Decider(FakeDeploy(lambda b: []), "route_batch")
 
 
+ENVELOPE = {"items": "messages", "results": "decisions", "key": "id",
+            "fields": {"queue": ["a", "b"], "reply": "str?", "tier": [1, 2, None]}, "incident": None}
+
+
+def test_enveloped_batch_and_reply():
+    seen = []
+    deploy = FakeDeploy(lambda b: seen.append(b) or {"decisions": [{"id": m["id"], "queue": "a"} for m in b["messages"]]},
+                        output=ENVELOPE)
+    decide = replay.Decider(deploy)
+    reply = decide({"batch_id": "B1", "messages": _batch(2)})
+    assert sorted(reply.decisions) == ["T0", "T1"] and reply.malformed == [] and seen[0]["batch_id"] == "B1"
+    assert sorted(decide(_batch(1)).decisions) == ["T0"] and seen[1] == {"messages": _batch(1)}   # a bare list is wrapped
+
+
+@pytest.mark.parametrize("value, bad", [
+    ([{"id": "T0", "queue": "a"}], ["T0: no decision"]),                         # a bare list is not the envelope
+    ({"decisions": {"T0": "a"}}, ["T0: no decision"]),
+    ({"results": [{"id": "T0", "queue": "a"}]}, ["T0: no decision"]),
+    ({"decisions": [{"id": "T0", "queue": "a", "reply": 3}]}, ["T0: reply=3 is not str or null"]),
+    ({"decisions": [{"id": "T0", "queue": "a", "tier": 3}]}, ["T0: tier=3 not one of 1, 2, None"]),
+    ({"decisions": [{"id": "T0", "queue": "a", "reply": None, "tier": None}]}, []),
+    ({"decisions": [{"id": "T0", "queue": "a", "reply": "Hello", "tier": 2}]}, []),
+])
+def test_results_list_and_nullable_fields(value, bad):
+    decide = replay.Decider(FakeDeploy(lambda b: value, output=ENVELOPE))
+    reply = decide({"messages": _batch(1)})
+    assert reply.malformed == bad and (sorted(reply.decisions) == ([] if bad else ["T0"]))
+    assert [i.split(":")[0] for i in decide.incidents()] == (["malformed_route"] if bad else [])
+    if bad:
+        assert "expected {decisions: [{id, queue in a, b; reply: str or null;" in decide.incidents()[0]
+
+
+def test_item_policy_keeps_the_good_decisions_and_the_last_duplicate():
+    spec = replay.OutputSpec.of(OUTPUT)
+    good, bad = spec.check([{"id": "T0", "queue": "z", "score": 1}, {"id": "T0", "queue": "b", "score": 1},
+                            {"id": "T1", "queue": "q", "score": 1}, {"id": "T9", "queue": "a", "score": 1}],
+                           ["T0", "T1"])
+    assert list(good) == ["T0"] and good["T0"]["queue"] == "b" and bad == ["T1: queue='q' not one of a, b"]
+
+
+@pytest.mark.parametrize("value, why", [
+    ([{"id": "T0", "queue": "a", "score": 1}, {"id": "T0", "queue": "a", "score": 1},
+      {"id": "T1", "queue": "a", "score": 1}], "T0: decided twice"),
+    ([{"id": "T0", "queue": "a", "score": 1}], "T1: no decision"),
+    ([{"id": "T0", "queue": "a", "score": 1}, {"id": "T1", "queue": "a", "score": 1},
+      {"id": "T7", "queue": "a", "score": 1}], "T7: not in the batch"),
+    ([{"id": "T0", "queue": "a", "score": 1}, {"id": "T1", "queue": "c", "score": 1}], "T1: queue='c' not one of a, b"),
+    ([{"id": "T0", "queue": "a", "score": 1}, {"id": "T1", "queue": "a", "score": 1}, "T2"],
+     "a decision without a valid id: T2"),
+    ({"decisions": []}, "the reply is not a list"),
+])
+def test_batch_policy_rejects_the_whole_reply(value, why):
+    decide = replay.Decider(FakeDeploy(lambda b: value, output=dict(OUTPUT, on_malformed="batch")))
+    reply = decide(_batch(2))
+    assert reply.ok and reply.rejected and reply.decisions == {} and any(why in m for m in reply.malformed)
+    [inc] = decide.incidents()
+    assert inc.startswith("malformed_route: 1 repl(ies) rejected whole") and "each key once" in inc
+    ok = replay.Decider(FakeDeploy(lambda b: [{"id": i["id"], "queue": "b", "score": 2} for i in b],
+                                   output=dict(OUTPUT, on_malformed="batch")))
+    reply = ok(_batch(2))
+    assert sorted(reply.decisions) == ["T0", "T1"] and not reply.rejected and ok.incidents() == []
+
+
+def test_a_trial_may_override_the_timeout():
+    deploy = FakeDeploy(lambda b: [], timeout_s=5.0)
+    replay.Decider(deploy, timeout_s=20)(_batch(1))
+    assert deploy.calls == [("m", "route", 20)]
+
+
+@pytest.mark.parametrize("output, match", [
+    ({"on_malformed": "all"}, "Input should be 'item' or 'batch'"),
+    ({"fields": {"reply": "text?"}}, "'str\\?'"),
+    ({"result": "decisions"}, "Did you mean 'results'"),
+])
+def test_output_options_are_schema_checked(output, match):
+    from fdegym_env.core import schema
+    with pytest.raises(TaskFormatError, match=match):
+        schema.check("task.yaml", {"entry_points": [{"module": "m", "function": "f", "output": output}]},
+                     "x/task.yaml", partial=True)
+    if "on_malformed" in output:
+        with pytest.raises(ValueError, match="expected one of item, batch"):
+            replay.OutputSpec.of(output)
+
+
 def _evaluate(decide, params, traffic):
     right = 0
     for batch in traffic["batches"]:

@@ -17,6 +17,7 @@ import pytest
 
 from fdegym_env.core.registry import load_task
 from fdegym_env.grading.grade import apply_solution
+from fdegym_env.tasklib import replay
 
 TASK = load_task("billing_dispute")
 T = TASK.module("traffic")
@@ -178,15 +179,12 @@ class _Deploy:
 
 
 def test_dispute_decisions_are_checked_as_task_yaml_declares():
-    grader = TASK.module("grader")
     batch = {"disputes": [{"dispute_id": "D1"}, {"dispute_id": "D2"}, {"dispute_id": "D3"}]}
-    handle = grader.Enveloped(_Deploy({"decisions": [{"dispute_id": "D1", "action": "credit", "amount_usd": 5},
-                                                     {"dispute_id": "D2", "action": "resolved"}]}),
-                              "handle_disputes", "disputes", "decisions")
+    handle = replay.Decider(_Deploy({"decisions": [{"dispute_id": "D1", "action": "credit", "amount_usd": 5},
+                                                   {"dispute_id": "D2", "action": "resolved"}]}), "handle_disputes")
     reply = handle(batch)
     assert sorted(reply.decisions) == ["D1"]
     assert [m.split(":")[0] for m in reply.malformed] == ["D2", "D3"]
     assert handle.incidents()[0].startswith("malformed_output: 2 item(s)")
-    bare = grader.Enveloped(_Deploy([{"dispute_id": "D1", "action": "reject"}]), "handle_disputes", "disputes",
-                            "decisions")
+    bare = replay.Decider(_Deploy([{"dispute_id": "D1", "action": "reject"}]), "handle_disputes")
     assert not bare(batch).decisions and len(bare.malformed) == 3      # a bare list is not the bridge's shape

@@ -19,6 +19,7 @@ import pytest
 from fdegym_env.core.registry import load_task
 from fdegym_env.grading.grade import apply_solution
 from fdegym_env.grading.grade import Deployment
+from fdegym_env.tasklib import replay
 
 TASK = load_task("clinic_inbox")
 VARIANTS = sorted(TASK.variants)
@@ -113,7 +114,7 @@ def _route_all(mods, tmp_path, overrides, params, traffic):
     mods["reference"].write_policy(ws, {"90_overrides.json": overrides})
     G = mods["grader"]
     with Deployment(TASK, ws, "none") as deploy:
-        decide = G.Decide(deploy)
+        decide = replay.Decider(deploy)
         out = G.evaluate(decide, params, traffic)
     assert not decide.malformed
     return out
@@ -137,7 +138,8 @@ def test_the_grader_separates_reference_diligent_and_naive(mods, tmp_path):
 
 def test_decide_checks_the_decisions_inside_the_connector_envelope(mods):
     """route_batch answers {"decisions": [...]}: an unknown queue, a non-text reply or a missing id is
-    malformed (task.yaml's output plus Decide's reply rule) and only the valid decisions count."""
+    malformed (task.yaml's output: queue values, ``reply: str?``) and only the valid decisions count;
+    a reply may be null or absent; a bare list is not the connector's shape."""
     class FakeDeploy:
         task = TASK
 
@@ -147,13 +149,15 @@ def test_decide_checks_the_decisions_inside_the_connector_envelope(mods):
         def call(self, module, function, batch, timeout_s=None):
             return type("Res", (), {"ok": True, "error": None, "value": self.value})()
 
-    batch = {"batch_id": "B-1", "messages": [{"id": "a"}, {"id": "b"}, {"id": "c"}, {"id": "d"}]}
-    decide = mods["grader"].Decide(FakeDeploy({"decisions": [
+    batch = {"batch_id": "B-1", "messages": [{"id": "a"}, {"id": "b"}, {"id": "c"}, {"id": "d"}, {"id": "e"}]}
+    decide = replay.Decider(FakeDeploy({"decisions": [
         {"id": "a", "queue": "nurse_line", "priority": "urgent", "reply": None},
         {"id": "b", "queue": "reception", "reply": None},
-        {"id": "c", "queue": "auto_reply", "reply": 3}]}))
+        {"id": "c", "queue": "auto_reply", "reply": 3},
+        {"id": "e", "queue": "front_desk"}]}))
     reply = decide(batch)
-    assert list(reply.decisions) == ["a"] and len(reply.malformed) == 3
+    assert sorted(reply.decisions) == ["a", "e"] and len(reply.malformed) == 3
     assert decide.incidents()[0].startswith("malformed_output: 3 item(s)")
-    assert mods["grader"].Decide(FakeDeploy([{"id": "a", "queue": "doctor"}]))(batch).decisions == \
-        {"a": {"id": "a", "queue": "doctor"}}
+    assert "c: reply=3 is not str or null" in reply.malformed
+    bare = replay.Decider(FakeDeploy([{"id": "a", "queue": "doctor"}]))
+    assert bare(batch).decisions == {} and len(bare.malformed) == 5

@@ -151,3 +151,36 @@ def test_reference_rejects_a_truth_it_has_no_change_for():
     params = dict(TASK.variant("base").params, batch_windows=[["20:00", "22:00"], ["05:00", "05:45"]])
     with pytest.raises(ValueError, match="settlement start '20:00'"):
         TASK.module("solutions/reference").changes(params)
+
+
+class _Router:
+    """A deployment stub whose router pages every event of a shift and then ``spoil``s the reply."""
+
+    task = TASK
+
+    def __init__(self, spoil):
+        self.spoil = spoil
+
+    def call(self, module, function, batch, timeout_s=None):
+        from fdegym_env.grading.grade import CallResult
+        decisions = [{"id": e["id"], "action": "page"} for e in batch["events"]]
+        return CallResult(True, {"decisions": self.spoil(decisions)})
+
+
+@pytest.mark.parametrize("spoil, why", [
+    (lambda ds: ds + ds[:1], "decided twice"),
+    (lambda ds: ds[1:], "no decision"),
+    (lambda ds: ds + [{"id": "EV-not-sent", "action": "page"}], "not in the batch"),
+    (lambda ds: [dict(ds[0], action="escalate")] + ds[1:], "action='escalate' not one of"),
+])
+def test_any_bad_decision_rejects_the_whole_shift(spoil, why):
+    """task.yaml declares on_malformed: batch: alertbridge fails open, nothing of the shift is kept,
+    and the replay records one malformed_output incident."""
+    held = _held("base")
+    one = dict(held, days=held["days"][:1])
+    good = TASK.module("grader").grade(_Router(lambda ds: ds), dict(TASK.variant("base").params), one)
+    bad = TASK.module("grader").grade(_Router(spoil), dict(TASK.variant("base").params), one)
+    assert good["details"]["pages"] == len(one["days"][0]["batch"]["events"]) and good["details"]["failed_shifts"] == 0
+    assert bad["details"]["pages"] == 0 and bad["details"]["failed_shifts"] == 1
+    [inc] = [i for i in bad["incidents"] if i.startswith("malformed_output")]
+    assert inc.startswith("malformed_output: 1 repl(ies) rejected whole") and why in inc

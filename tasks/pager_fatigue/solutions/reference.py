@@ -54,10 +54,11 @@ def changes(params: dict, careful: bool = True) -> dict[str, str]:
     }
 
 
-# a settlement start other than 01:00 is the 01:00 hook with its window line patched, other trusted
+# the batch hooks are the 01:00 hook with patches (bank holidays, the window line); other trusted
 # change states the Scheduled feed with its states patched (as in menu.yaml)
-PARTS = {f"batch_{w}{h}": [f"batch_0100{h}", f"window_{w}"] for w in ("2130", "2200", "2230", "2300")
-         for h in ("", "_holidays")}
+PARTS = {"batch_0100_holidays": ["batch_0100", "holidays"], "batch_utc_runbook": ["batch_0100", "utc_runbook"]}
+PARTS.update({f"batch_{w}{h}": ["batch_0100", *(["holidays"] if h else []), f"window_{w}"]
+              for w in ("2130", "2200", "2230", "2300") for h in ("", "_holidays")})
 PARTS.update({f"calendar_json_{v}": ["calendar_json_scheduled", f"states_{v}"] for v in ("implement", "any")})
 
 

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from fdegym_env.tasklib import evaluation
+
 from . import lending
 
 
 def evaluate(decide, params: dict, traffic: dict) -> dict:
-    """Shared by grade() and trial.run(): ``decide(batch) -> (ok, value)``."""
+    """Shared by grade() and trial.run(): ``decide(batch) -> Reply`` (decision checked per
+    task.yaml; an application without approve/decline is malformed, counted by the Decider)."""
     truth = traffic["truth"]
     valid = set(params["notice_codes"].values())
     kpi = 0.0
@@ -27,19 +30,16 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
     kinds = defaultdict(lambda: {"n": 0, "approved": 0, "value": 0.0, "bad_loans": 0})
     rows = []
     for batch in traffic["weeks"]:
-        ok, value = decide(batch)
-        by_id = {d["app_id"]: d for d in value if isinstance(d, dict) and isinstance(d.get("app_id"), str)} \
-            if ok and isinstance(value, list) else {}
+        reply = decide(batch)
         for app in batch:
             t = truth[app["app_id"]]
             k = kinds[t["kind"]]
             k["n"] += 1
-            d = by_id.get(app["app_id"]) or {}
-            dec = d.get("decision")
-            if dec not in ("approve", "decline"):
-                malformed += ok
+            d = reply.decisions.get(app["app_id"])
+            if d is None:
+                malformed += reply.ok
                 continue
-            decision[app["app_id"]] = dec
+            decision[app["app_id"]] = dec = d["decision"]
             reasons = d.get("reasons")
             if dec == "decline" and (not isinstance(reasons, list) or not reasons
                                      or any(r not in valid for r in reasons)):
@@ -60,8 +60,6 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
     if bad_reasons:
         incidents.append(f"decline_without_reasons: {len(bad_reasons)} decline(s) with no valid adverse-action reason "
                          f"code (e.g. {bad_reasons[0]})")
-    if malformed:
-        incidents.append(f"malformed_decisions: {malformed} application(s) came back without approve/decline")
     n_app = sum(k["approved"] for k in kinds.values())
     n = sum(k["n"] for k in kinds.values())
     summary = (f"net booked value ${kpi:,.0f}; approved {n_app}/{n}; loans booked at expected loss "
@@ -71,14 +69,7 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
                         "declines_without_reasons": len(bad_reasons), "malformed": malformed,
                         "by_kind": {kk: {"n": v["n"], "approved": v["approved"], "value": round(v["value"]),
                                          "bad_loans": v["bad_loans"]} for kk, v in sorted(kinds.items())}},
-            "rows": rows}
+            "_rows": rows}
 
 
-def grade(deploy, params: dict, traffic: dict) -> dict:
-    def decide(batch):
-        res = deploy.call("prequal.engine", "decide_batch", batch, timeout_s=20)
-        return res.ok, res.value
-
-    out = evaluate(decide, params, traffic)
-    out.pop("rows")
-    return out
+grade = evaluation.grader(evaluate)

@@ -4,18 +4,16 @@ the answer key."""
 
 from __future__ import annotations
 
+from fdegym_env.tasklib import evaluation
+
 from . import grader
 
 
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:
-    def decide(batch):
-        res = deploy.call("prequal.engine", "decide_batch", batch, timeout_s=20)
-        return res.ok, res.value
-
-    out = grader.evaluate(decide, params, traffic)
+    out = evaluation.evaluate_on(deploy, grader.evaluate, params, traffic)
     when = traffic.get("day", f"day {day}")
     det = out["details"]
-    rows = out["rows"]
+    rows = out["_rows"]
     lines = [f"Shadow run, {when}: {det['applications']} applications, {det['approved']} would have been approved."]
     facts: list[str] = []
     if det["malformed"] or not rows:

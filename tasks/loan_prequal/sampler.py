@@ -10,27 +10,22 @@ applications, the world seed. Every sample keeps both subtle cases.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
-import yaml
+from fdegym_env.tasklib.sampling import SamplerContext
 
-_VARIANTS = yaml.safe_load((Path(__file__).resolve().parent / "variants.yaml").read_text(encoding="utf-8"))
+CTX = SamplerContext.of(__name__)
 STRUCTURES = ["weekly_gig", "partner_feed", "tight_appetite", "new_codes", "underwriter_knows"]
+# structure -> (inflight_share, messy_share) ranges
+SHARES = {
+    "tight_appetite": ((0.12, 0.16), (0.6, 0.66)),    # the appetite gain is large: the subtle cases need more weight
+    "partner_feed": ((0.05, 0.07), (0.24, 0.28)),     # a smaller channel: fewer old-form referrals keep the loss in scale
+}
 
 
 def sample(rng: random.Random) -> dict:
     name = rng.choice(STRUCTURES)
-    params = dict(_VARIANTS["base"]["params"])
-    params.update(_VARIANTS[name].get("params") or {})
-    params["world_seed"] = rng.randrange(1, 1_000_000)
-    params["apps_per_week"] = rng.randint(440, 540)
-    if name == "tight_appetite":     # the appetite gain is large: the subtle cases need more weight
-        params["inflight_share"] = round(rng.uniform(0.12, 0.16), 2)
-        params["messy_share"] = round(rng.uniform(0.6, 0.66), 2)
-    elif name == "partner_feed":     # a smaller channel: fewer old-form referrals keep the loss in scale
-        params["inflight_share"] = round(rng.uniform(0.05, 0.07), 2)
-        params["messy_share"] = round(rng.uniform(0.24, 0.28), 2)
-    else:
-        params["inflight_share"] = round(rng.uniform(0.06, 0.08), 2)
-        params["messy_share"] = round(rng.uniform(0.27, 0.33), 2)
-    return {"angle": _VARIANTS[name].get("angle") or "texture", "params": params, "right_here": []}
+    params = CTX.params(name, world_seed=rng.randrange(1, 1_000_000), apps_per_week=rng.randint(440, 540))
+    inflight, messy = SHARES.get(name, ((0.06, 0.08), (0.27, 0.33)))
+    params["inflight_share"] = round(rng.uniform(*inflight), 2)
+    params["messy_share"] = round(rng.uniform(*messy), 2)
+    return {"angle": CTX.angle(name), "params": params, "right_here": []}

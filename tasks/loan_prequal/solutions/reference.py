@@ -64,10 +64,14 @@ def monthly_income(app: dict) -> float:
 
 
 def apply(ws: Path, params: dict) -> None:
-    sys_dir = Path(ws) / "system"
-    (sys_dir / "prequal" / "income.py").write_text(
+    (Path(ws) / "system" / "prequal" / "income.py").write_text(
         INCOME.format(form=params["quirk_form"], period=params["se_period"]), encoding="utf-8")
-    path = sys_dir / "config.json"
+    set_config(ws, params)
+
+
+def set_config(ws: Path, params: dict) -> None:
+    """The committee's appetite and the current reason codes into system/config.json."""
+    path = Path(ws) / "system" / "config.json"
     cfg = json.loads(path.read_text(encoding="utf-8"))
     cfg["max_dti"] = float(params["appetite_dti"])
     cfg["min_fico"] = int(params["appetite_fico"])

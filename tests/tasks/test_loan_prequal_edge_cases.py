@@ -13,11 +13,12 @@ import yaml
 from fdegym_env.grading.grade import held_out_traffic
 from fdegym_env.core.registry import load_task
 from fdegym_env.core.workspace import world_snapshot
+from fdegym_env.tasklib import menu
 
 TASK = load_task("loan_prequal")
 NAMED = list(yaml.safe_load((TASK.path / "variants.yaml").read_text(encoding="utf-8")))
 VARIANTS = NAMED + ["sample:0", "sample:1", "sample:2", "sample:3"]
-MENU = {a["id"]: a for a in yaml.safe_load((TASK.path / "menu.yaml").read_text(encoding="utf-8"))["actions"]}
+MENU = {a["id"]: a for a in menu.items(TASK)}   # apply: items expanded to their edit_file steps
 IDENTITY = {"app_id", "received", "first_name", "last_name", "title", "marital_status", "age", "zip"}
 
 

@@ -10,17 +10,16 @@ hand-typed shop names, double reports) are kept at every draw.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
-import yaml
+from fdegym_env.tasklib.sampling import SamplerContext
 
-_VARIANTS = yaml.safe_load((Path(__file__).resolve().parent / "variants.yaml").read_text(encoding="utf-8"))
+CTX = SamplerContext.of(__name__)
 STRUCTURES = ["ring_vin", "authority_1500", "photo_email", "siu_handover"]
 
 
 def sample(rng: random.Random) -> dict:
     name = rng.choice(STRUCTURES)
-    params = dict(_VARIANTS[name].get("params") or {})
+    params = CTX.own(name)
     params["world_seed"] = rng.randrange(1, 1_000_000)
     params["claims_per_day"] = rng.randint(38, 46)
     # the ring is what these variants change; after the SIU handover the ring is re-registered, and at
@@ -31,4 +30,4 @@ def sample(rng: random.Random) -> dict:
     params["double_share"] = round(rng.uniform(0.035, 0.045), 3)
     params["desk_per_day"] = rng.randint(48, 56)
     params["desk_backlog"] = rng.randint(260, 330)
-    return {"angle": _VARIANTS[name].get("angle") or "texture", "params": params, "right_here": []}
+    return {"angle": CTX.angle(name), "params": params, "right_here": []}

@@ -3,18 +3,16 @@ who watch the queues say what they saw (never the answer key)."""
 
 from __future__ import annotations
 
+from fdegym_env.tasklib import evaluation
+
 from . import grader
 
 
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:
-    def decide(batch):
-        res = deploy.call("claimdesk.intake", "triage_batch", batch, timeout_s=20)
-        return res.ok, res.value
-
-    out = grader.evaluate(decide, params, traffic)
+    out = evaluation.evaluate_on(deploy, grader.evaluate, params, traffic)
     when = traffic.get("day", f"day {day}")
-    per = out["per"]
-    if any(i.startswith(("claims_lost", "entry_point")) for i in out["incidents"]):
+    per = out["_per"]
+    if out["_lost"]:
         return {"feedback": f"Jorge ({when}): the shadow intake fell over - " + "; ".join(out["incidents"][:2]),
                 "facts": [], "topics": [], "stats": out["details"], "extra_cost": 0.0}
     q = out["details"]["by_queue"]

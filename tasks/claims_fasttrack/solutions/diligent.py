@@ -13,5 +13,5 @@ HERE = Path(__file__).resolve().parent
 
 def apply(ws: Path, params: dict) -> None:
     reference.configure(ws, params, reference.ring_names(params))
-    src = (HERE / "files" / "intake_diligent.py").read_text(encoding="utf-8")
+    src = (HERE / "menu" / "intake_basic" / "system" / "claimdesk" / "intake.py").read_text(encoding="utf-8")
     (Path(ws) / "system" / "claimdesk" / "intake.py").write_text(src, encoding="utf-8")

@@ -2,7 +2,7 @@
 near-duplicate signature (from SIU) go to SIU, double reports go to the desk to be merged, photo-less
 claims are set up at once with a PhotoDrop link (acknowledged at FNOL instead of after the Friday
 sweep), the rest within the delegated authority is paid straight through. The intake module lives
-in solutions/files/intake_reference.py; this writes it and the config it reads.
+in solutions/menu/intake_careful/ (the menu's careful intake); this writes it and the config it reads.
 
 Subtle cases handled from the world's evidence (SIU sheet, intake log, README, people):
 * chained copies - the ring copies claims filed days before, which the nightly claims.db does not
@@ -37,5 +37,5 @@ def ring_names(params: dict) -> list[str]:
 
 def apply(ws: Path, params: dict) -> None:
     configure(ws, params, ring_names(params))
-    src = (HERE / "files" / "intake_reference.py").read_text(encoding="utf-8")
+    src = (HERE / "menu" / "intake_careful" / "system" / "claimdesk" / "intake.py").read_text(encoding="utf-8")
     (Path(ws) / "system" / "claimdesk" / "intake.py").write_text(src, encoding="utf-8")

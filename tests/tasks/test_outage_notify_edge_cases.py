@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from fdegym_env.grading.grade import held_out_traffic
+from fdegym_env.tasklib.replay import Reply
 from fdegym_env.core.registry import load_task
 from fdegym_env.core.workspace import world_snapshot
 
@@ -110,7 +111,7 @@ def _evaluate(tmp_path, solution: str | None, variant: str = "base") -> dict:
         sys.path.remove(str(ws / "system"))
 
     def decide(batch):
-        return True, json.loads(json.dumps(planner.plan_batch(json.loads(json.dumps(batch)))))
+        return Reply(True, json.loads(json.dumps(planner.plan_batch(json.loads(json.dumps(batch))))))
 
     try:
         return TASK.module("grader").evaluate(decide, dict(v.params), held_out_traffic(TASK, v))

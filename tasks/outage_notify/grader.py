@@ -7,12 +7,17 @@ reached in an OMS incident (they ring in) + $1.80 per customer told of an outage
 Who is affected follows the network as operated: the variant's standing transfers plus the SCADA
 switch operations in the feed. Incident: an affected life-support customer (and medical-baseline
 customer, where the rule says so) without a live call started inside the deadline.
-Two entry-point calls per grading (one per week).
+Two entry-point calls per grading (one per week), through tasklib.replay's Decider (timeout in
+task.yaml). The reply is a list of notices, zero or more per event, so it declares no keyed
+``output``: a row naming an unknown event/account or a channel outside the contract is dropped and
+counted in ``details.malformed_rows`` (a notice nobody receives), not an incident.
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
+
+from fdegym_env.tasklib import evaluation
 
 from . import on_net
 from . import traffic as tr
@@ -23,7 +28,7 @@ OVERFLOW_START_MIN = 4
 
 
 def evaluate(decide, params: dict, traffic: dict) -> dict:
-    """Shared by grade() and trial.run(): ``decide(batch) -> (ok, value)``."""
+    """Shared by grade() and trial.run(): ``decide(batch)`` -> a tasklib.replay Reply (ok, value)."""
     custs = on_net.customers(int(params.get("world_seed", 0)), params)
     by_acct = {c["account"]: c for c in custs}
     allowed = {"sms", "ivr", "agent"} | ({"overflow"} if params.get("overflow_line") else set())
@@ -35,8 +40,8 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
     bad = 0
     ev_by_id = {e["event_id"]: e for e in evs_all}
     for batch in traffic["weeks"]:
-        ok, value = decide(batch)
-        for n in (value if ok and isinstance(value, list) else []):
+        reply = decide(batch)
+        for n in (reply.value if reply.ok and isinstance(reply.value, list) else []):
             if not (isinstance(n, dict) and n.get("event_id") in ev_by_id and n.get("account") in by_acct
                     and n.get("channel") in allowed):
                 bad += 1
@@ -93,13 +98,7 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
                f"{counts['repeat']} repeats; {counts['late_calls']} priority customers not called in time")
     return {"kpi": round(kpi, 2), "incidents": incidents, "summary": summary,
             "details": {"cost_usd": {k: round(v, 2) for k, v in cost.items()}, **counts},
-            "rows": rows, "out_since": out_since, "first_call": first_call, "reached": reached}
+            "_rows": rows, "_out_since": out_since, "_reached": reached}
 
 
-def grade(deploy, params: dict, traffic: dict) -> dict:
-    def decide(batch):
-        res = deploy.call("ons.planner", "plan_batch", batch, timeout_s=20)
-        return res.ok, res.value
-
-    out = evaluate(decide, params, traffic)
-    return {k: out[k] for k in ("kpi", "incidents", "summary", "details")}
+grade = evaluation.grader(evaluate)

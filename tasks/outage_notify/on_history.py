@@ -5,8 +5,6 @@ really operated (the variant's transfers plus the storm's SCADA switching)."""
 
 from __future__ import annotations
 
-import csv
-import io
 import random
 from datetime import timedelta
 from pathlib import Path
@@ -145,9 +143,9 @@ def write(out: Path, params: dict, custs: list[dict], evs: list[dict], rng: rand
     for i, r in enumerate(inbound):
         r["call_id"] = f"IC{2611000 + i * 7 + rng.randrange(7)}"
     (cc / "inbound_outage_calls_2026-11.csv").write_text(
-        _csv(inbound, ["call_id", "received", "agent", "account", "premise", "reason", "oms_ref", "notes"]), encoding="utf-8")
+        tr._csv(inbound, ["call_id", "received", "agent", "account", "premise", "reason", "oms_ref", "notes"]), encoding="utf-8")
     (cc / "ob_outage_campaign_2026-11.csv").write_text(
-        _csv(outbound, ["campaign", "oms_incident", "account", "med_code", "queued", "dialled", "wait_min", "agent", "outcome"]),
+        tr._csv(outbound, ["campaign", "oms_incident", "account", "med_code", "queued", "dialled", "wait_min", "agent", "outcome"]),
         encoding="utf-8")
     _near_miss_mail(out, near_miss, params)
 
@@ -171,14 +169,6 @@ def _call(rng: random.Random, t, c: dict, reason: str, notes: list[str], ev: dic
     return {"_t": when, "received": _ts_variants(rng, when), "agent": rng.choice(AGENTS_IN), "account": c["account"],
             "premise": c["premise"], "reason": reason if rng.random() > 0.08 else "OTHER",
             "oms_ref": ev["incident"] if rng.random() < 0.6 else "", "notes": note}
-
-
-def _csv(rows: list[dict], cols: list[str]) -> str:
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=cols, extrasaction="ignore", lineterminator="\n")
-    w.writeheader()
-    w.writerows(rows)
-    return buf.getvalue()
 
 
 def _near_miss_mail(out: Path, near: tuple | None, params: dict) -> None:

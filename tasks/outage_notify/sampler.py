@@ -12,20 +12,19 @@ Not drawn: the base structure itself (the base-memorised reference must score <=
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
-import yaml
+from fdegym_env.tasklib.sampling import SamplerContext
 
-_VARIANTS = yaml.safe_load((Path(__file__).resolve().parent / "variants.yaml").read_text(encoding="utf-8"))
+CTX = SamplerContext.of(__name__)
 STRUCTURES = ["two_transfers", "mbk_transfer", "mb_calls", "overnight_overflow", "gis_redline"]
 
 
 def sample(rng: random.Random) -> dict:
     name = rng.choice(STRUCTURES)
-    params = dict(_VARIANTS[name].get("params") or {})
+    params = CTX.own(name)
     params["world_seed"] = rng.randrange(1, 1_000_000)
     params["lockouts_per_week"] = rng.randint(19, 25)
     params["escalation_share"] = round(rng.uniform(0.13, 0.17), 3)
     params["landline_share"] = round(rng.uniform(0.022, 0.028), 3)
     params["night_share"] = round(rng.uniform(0.25, 0.35), 3)
-    return {"angle": _VARIANTS[name].get("angle") or "texture", "params": params, "right_here": []}
+    return {"angle": CTX.angle(name), "params": params, "right_here": []}

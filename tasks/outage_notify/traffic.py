@@ -15,6 +15,8 @@ import sys
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from fdegym_env.tasklib.timeutil import parse_iso
+
 from . import on_net
 
 TZ = "-08:00"
@@ -30,7 +32,8 @@ def fmt(t: datetime) -> str:
 
 
 def parse(ts: str) -> datetime:
-    return datetime.strptime(ts[:19], "%Y-%m-%dT%H:%M:%S")
+    """Local wall-clock time of a feed timestamp (naive; the feed is all -08:00)."""
+    return parse_iso(ts[:19])
 
 
 def device_of(feeder: str, suf: str) -> str:

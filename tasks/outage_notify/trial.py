@@ -5,29 +5,27 @@ from __future__ import annotations
 
 from collections import Counter
 
+from fdegym_env.tasklib import evaluation
+
 from . import grader, on_net
 
 
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:
-    def decide(batch):
-        res = deploy.call("ons.planner", "plan_batch", batch, timeout_s=20)
-        return res.ok, res.value
-
-    out = grader.evaluate(decide, params, traffic)
+    out = evaluation.evaluate_on(deploy, grader.evaluate, params, traffic)
     when = traffic.get("day", f"day {day}")
     d = out["details"]
     custs = {c["account"]: c for c in on_net.customers(int(params.get("world_seed", 0)), params)}
     lines = [f"Shadow ONS, {when}: {sum(1 for w in traffic['weeks'] for e in w if e['type'] == 'LOCKOUT')} lockouts "
-             f"on the feed; the shadow plan had {len(out['rows'])} notifications, {d['agent_calls']} of them agent calls."]
-    missed = [k for k in out["out_since"] if k not in out["reached"]]
-    told = {(e["incident"], n["account"]) for e, n in out["rows"]}
-    wrong = [k for k in told if k not in out["out_since"]]
+             f"on the feed; the shadow plan had {len(out['_rows'])} notifications, {d['agent_calls']} of them agent calls."]
+    missed = [k for k in out["_out_since"] if k not in out["_reached"]]
+    told = {(e["incident"], n["account"]) for e, n in out["_rows"]}
+    wrong = [k for k in told if k not in out["_out_since"]]
     streets = Counter(custs[a]["premise"].split(" ", 1)[1] for _i, a in missed if custs[a]["phone_type"] == "mobile")
     if missed:
         top = ", ".join(f"{s} ({n})" for s, n in streets.most_common(3)) or "all over"
         lines.append(f"Wendell: we'd have had about {max(1, len(missed) // 4)} 'nobody told me' calls - "
                      f"the ones I can place were {top}.")
-    ll = sum(1 for e, n in out["rows"] if n["channel"] == "sms" and custs[n["account"]]["phone_type"] == "landline")
+    ll = sum(1 for e, n in out["_rows"] if n["channel"] == "sms" and custs[n["account"]]["phone_type"] == "landline")
     if ll:
         lines.append(f"Tom: {ll} of the shadow texts would have bounced with 30006.")
     if wrong:

@@ -1,6 +1,6 @@
 """outage_notify: the subtle cases of the held-out traffic exist on every named variant and on
 samples, the dev world shows evidence for each, the reference handles them and the diligent
-answer does not, and the menu's planner is the reference's."""
+answer does not, and the menu's planner item (the reference's change) applies edit by edit."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ import pytest
 import yaml
 
 from fdegym_env.grading.grade import held_out_traffic
+from fdegym_env.tasklib import menu as tasklib_menu
+from fdegym_env.tasklib.replay import Reply
 from fdegym_env.core.registry import load_task
 from fdegym_env.core.workspace import world_snapshot
 
@@ -22,7 +24,8 @@ TASK = load_task("outage_notify")
 NAMED = list(yaml.safe_load((TASK.path / "variants.yaml").read_text(encoding="utf-8")))
 VARIANTS = NAMED + ["sample:0", "sample:1", "sample:2", "sample:3"]
 NET = TASK.module("on_net")
-MENU = {a["id"]: a for a in yaml.safe_load((TASK.path / "menu.yaml").read_text(encoding="utf-8"))["actions"]}
+RAW_MENU = {a["id"]: a for a in yaml.safe_load((TASK.path / "menu.yaml").read_text(encoding="utf-8"))["actions"]}
+MENU = {a["id"]: a for a in tasklib_menu.items(TASK)}
 SCADA_SECTIONS = {"MBK3102-06", "MBK3102-07"}
 
 
@@ -89,10 +92,23 @@ def test_world_names_no_variant_or_param(variant):
                 assert not re.search(rf"\b{re.escape(w)}\b", text), (f.relative_to(root), w)
 
 
-def test_menu_planner_is_the_reference_file():
-    step = MENU["apply_planner_v2"]["steps"][0]
-    ref = (TASK.path / "solutions" / "files" / "reference" / "system" / "ons" / "planner.py").read_text(encoding="utf-8")
-    assert step["tool"] == "write_file" and step["content"] == ref
+def test_menu_planner_item_edits_apply_one_by_one_to_the_world(tmp_path):
+    """apply_planner_v2 is kept once (solutions/menu/planner_v2.patch) and reaches the agent as edit_file
+    steps: each step's old text must occur exactly once in the file as the earlier steps left it."""
+    assert "apply" in RAW_MENU["apply_planner_v2"] and "steps" not in RAW_MENU["apply_planner_v2"]
+    steps = MENU["apply_planner_v2"]["steps"]
+    assert {s["path"] for s in steps} == {"system/ons/planner.py", "system/ons/config.json"}
+    ws = tmp_path / "ws"
+    shutil.copytree(world_snapshot(TASK, TASK.variant("base")), ws)
+    for st in steps:
+        assert st["tool"] == "edit_file", st
+        text = (ws / st["path"]).read_text(encoding="utf-8")
+        assert text.count(st["old"]) == 1, (st["path"], st["old"][:80])
+        (ws / st["path"]).write_text(text.replace(st["old"], st["new"]), encoding="utf-8")
+    planner = (ws / "system" / "ons" / "planner.py").read_text(encoding="utf-8")
+    assert "_load_state" in planner and "call_rules" in planner
+    assert json.loads((ws / "system" / "ons" / "config.json").read_text(encoding="utf-8"))["call_rules"] == \
+        {"LS": {"deadline_min": 30}}
 
 
 def _evaluate(tmp_path, solution: str | None, variant: str = "base") -> dict:
@@ -110,7 +126,7 @@ def _evaluate(tmp_path, solution: str | None, variant: str = "base") -> dict:
         sys.path.remove(str(ws / "system"))
 
     def decide(batch):
-        return True, json.loads(json.dumps(planner.plan_batch(json.loads(json.dumps(batch)))))
+        return Reply(True, json.loads(json.dumps(planner.plan_batch(json.loads(json.dumps(batch))))))
 
     try:
         return TASK.module("grader").evaluate(decide, dict(v.params), held_out_traffic(TASK, v))

@@ -9,34 +9,19 @@
   else a text, or an IVR call on a landline (Twilio 30006 in the log never reaches anyone);
 * overnight calls to the answering-service line where the outbound team has no night cover.
 
-The planner is solutions/files/reference/system/ons/planner.py; the config edits are the menu's
-own steps (menu.yaml), so the change is stored once.
+The planner change is solutions/menu/planner_v2.patch and the config edits are the menu's own
+items: the reference is the menu plan for its variant (tasklib.menu.apply), so each change is stored once.
 """
 
-import shutil
 from pathlib import Path
 
-import yaml
+from fdegym_env.core.task import task_of_module
+from fdegym_env.tasklib import menu
 
-HERE = Path(__file__).resolve().parent
 TRANSFER_ITEM = {("T-101:R-2101B",): "transfer_slv2101",
                  ("T-101:R-2101B", "T-102:SW-3101-06"): "transfer_slv2101_and_mbk3101_tail",
                  ("T-102:R-3101B",): "transfer_mbk3101",
                  ("T-102:R-2102B",): "transfer_slv2102"}
-
-
-def menu_steps(item_id: str) -> list[dict]:
-    items = yaml.safe_load((HERE.parent / "menu.yaml").read_text(encoding="utf-8"))["actions"]
-    return next(i for i in items if i["id"] == item_id)["steps"]
-
-
-def edit(ws: Path, step: dict) -> None:
-    path = Path(ws) / step["path"]
-    text = path.read_text(encoding="utf-8")
-    if step["old"] not in text:
-        raise ValueError(f"{step['path']}: expected the text {step['old']!r}; got a file without it; "
-                         "fix: apply the v2 planner item first")
-    path.write_text(text.replace(step["old"], step["new"], 1), encoding="utf-8")
 
 
 def items_for(params: dict) -> list[str]:
@@ -51,9 +36,4 @@ def items_for(params: dict) -> list[str]:
 
 
 def apply(ws: Path, params: dict) -> None:
-    ws = Path(ws)
-    shutil.copytree(HERE / "files" / "reference", ws, dirs_exist_ok=True)
-    for item in items_for(params):
-        for step in menu_steps(item):
-            if step["tool"] == "edit_file":
-                edit(ws, step)
+    menu.apply(task_of_module(__name__), items_for(params), Path(ws))

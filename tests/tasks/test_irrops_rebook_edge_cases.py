@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 
 import pytest
 import yaml
@@ -70,13 +71,22 @@ def test_named_variant_changes_a_truth_the_traffic_meets(variant):
         assert v["mct_us_t2"] > base["mct_us_t2"]
 
 
-def test_menu_installs_the_reference_engine():
-    """The menu's v2 engine is the reference's (stored once in solutions/files, copied by the menu
-    generator); the per-truth edits find the text apply_v2 writes."""
-    menu = {a["id"]: a for a in yaml.safe_load((TASK.path / "menu.yaml").read_text(encoding="utf-8"))["actions"]}
-    steps = menu["apply_v2"]["steps"]
-    assert steps[0]["content"] == (TASK.path / "solutions" / "files" / "engine.py").read_text(encoding="utf-8")
-    rules = steps[1]["content"]
-    json.loads(rules)
+def test_menu_installs_the_reference_engine(tmp_path):
+    """The menu's v2 engine is the reference's (kept once in solutions/menu/v2_engine.patch, which the
+    solutions apply too); the per-truth edits find the text apply_v2 writes into rules.json."""
+    from fdegym_env.grading.grade import apply_solution
+    from fdegym_env.tasklib import menu
+
+    engine = "system/reaccom/engine.py"
+    ref, plan = tmp_path / "reference", tmp_path / "menu"
+    for ws in (ref, plan):
+        shutil.copytree(TASK.path / "world", ws)
+    apply_solution(TASK, "reference", ref, TASK.variant("base").params)
+    menu.apply(TASK, ["apply_v2"], plan)
+    world = (TASK.path / "world" / engine).read_text(encoding="utf-8")
+    assert (plan / engine).read_text(encoding="utf-8") == (ref / engine).read_text(encoding="utf-8") != world
+    rules = (plan / "system" / "reaccom" / "rules.json").read_text(encoding="utf-8")
+    assert json.loads(rules)["mct"] == json.loads((ref / "system" / "reaccom" / "rules.json").read_text())["mct"]
+    items = {i["id"]: i for i in menu.items(TASK)}
     for item in ("mct_t1_t2_75", "mct_us_110", "ypta_to_desk", "us_under_eu261"):
-        assert menu[item]["steps"][0]["old"] in rules, item
+        assert items[item]["steps"][0]["old"] in rules, item

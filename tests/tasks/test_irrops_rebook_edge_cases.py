@@ -90,3 +90,41 @@ def test_menu_installs_the_reference_engine(tmp_path):
     items = {i["id"]: i for i in menu.items(TASK)}
     for item in ("mct_t1_t2_75", "mct_us_110", "ypta_to_desk", "us_under_eu261"):
         assert items[item]["steps"][0]["old"] in rules, item
+
+class _Console:
+    """A deployment stub that sends every passenger to the desk and then ``spoil``s the decisions."""
+
+    task = TASK
+
+    def __init__(self, spoil):
+        self.spoil = spoil
+
+    def call(self, module, function, plan, timeout_s=None):
+        from fdegym_env.grading.grade import CallResult
+        decisions = [{"pax_id": p["pax_id"], "action": "desk", "reason": "manual"} for p in plan["passengers"]]
+        return CallResult(True, {"decisions": self.spoil(decisions, plan)})
+
+
+def _rebook_original(ds, plan):
+    p = plan["passengers"][0]
+    return [dict(pax_id=p["pax_id"], action="rebook", segments=[s["key"] for s in p["segments"]])] + ds[1:]
+
+
+@pytest.mark.parametrize("spoil, why", [
+    (lambda ds, plan: ds[1:], "no decision"),                                       # tasklib.replay (task.yaml)
+    (lambda ds, plan: [dict(ds[0], action="cancel")] + ds[1:], "action='cancel' not one of"),
+    (lambda ds, plan: ds + ds[:1], "unknown or repeated passenger"),                # the grader's own checks
+    (lambda ds, plan: ds + [{"pax_id": "PX-NOT-ON-PLAN", "action": "desk"}], "unknown or repeated passenger"),
+    (_rebook_original, "itinerary that cannot be flown"),
+])
+def test_malformed_decisions_are_one_incident_and_go_to_the_desk(spoil, why):
+    params = dict(TASK.variant("base").params)
+    held = held_out_traffic(TASK, TASK.variant("base"))
+    one = dict(held, plans=held["plans"][:1])
+    good = TASK.module("grader").grade(_Console(lambda ds, plan: ds), params, one)
+    bad = TASK.module("grader").grade(_Console(spoil), params, one)
+    assert not any(i.startswith("malformed_output") for i in good["incidents"])
+    assert good["details"]["desk"] == good["details"]["pax"] == len(one["plans"][0]["passengers"])
+    assert bad["details"]["desk"] == bad["details"]["pax"] == good["details"]["pax"]   # the desk still works them
+    [inc] = [i for i in bad["incidents"] if i.startswith("malformed_output")]
+    assert why in inc

@@ -6,9 +6,13 @@ co-terminal transfer, 250 per passenger split from their party, 100 per offload 
 cancellation, in the order given, desk_rate an hour, while seats keep selling; it re-protects each
 booking on the best itinerary left (real MCT, co-terminals, party together, hotel). Incidents: an
 UMNR auto-rebooked, a connection under the MCT, an EU261 passenger auto-rebooked overnight,
-malformed output. One entry-point call per day."""
+malformed output (a passenger without a rebook/desk decision: tasklib.replay against task.yaml's
+``output``; an unknown or repeated passenger or an itinerary that cannot be flown: here). Decisions
+are applied in the order returned (seats go first come, first served). One entry-point call per day."""
 
 from __future__ import annotations
+
+from fdegym_env.tasklib import evaluation
 
 from . import sim
 
@@ -21,7 +25,7 @@ def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
     notice = {c["key"]: sim.to_min(c["notice"]) for c in plan["cancelled"]}
     pax = {p["pax_id"]: p for p in plan["passengers"]}
     decs = value.get("decisions") if ok and isinstance(value, dict) else None
-    r = {"out": {}, "key": key, "pax": pax, "incidents": [], "malformed": int(ok and not isinstance(decs, list)),
+    r = {"out": {}, "key": key, "pax": pax, "incidents": [], "malformed": 0,
          "offloaded": 0, "misconnects": 0, "umnr_auto": 0, "prm_missed": 0}
     seen, queue = set(), []
 
@@ -33,8 +37,7 @@ def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
             r["malformed"] += 1
             continue
         seen.add(p["pax_id"])
-        if d.get("action") != "rebook":
-            r["malformed"] += d.get("action") != "desk"
+        if d.get("action") != "rebook":          # anything but rebook/desk is tasklib.replay's malformed output
             queue.append(p)
             continue
         segs = d.get("segments")
@@ -68,8 +71,7 @@ def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
         for f in need:
             seats[f["key"]] -= 1
         r["out"][p["pax_id"]] = (legs, False, None, 1)
-    missing = [p for pid, p in pax.items() if pid not in seen]
-    r["malformed"] += len(missing) if ok else 0
+    missing = [p for pid, p in pax.items() if pid not in seen]   # counted by tasklib.replay
     # a party split across flights (or part auto, part desk) will not travel apart: they all turn up at the desk
     groups: dict = {}
     for q in plan["passengers"]:
@@ -108,8 +110,8 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
     st = {k: 0 for k in ("pax", "auto", "desk", "offloaded", "split", "coterm", "delay_min", "comp", "hotel",
                          "misconnects", "umnr_auto", "stranded", "prm_missed")}
     for plan in traffic["plans"]:
-        ok, value = decide(plan)
-        r = replay(params, plan, value, ok)
+        reply = decide(plan)
+        r = replay(params, plan, reply.value, reply.ok)
         incidents += r["incidents"]
         malformed += r["malformed"]
         for k in ("offloaded", "misconnects", "umnr_auto", "prm_missed"):
@@ -134,15 +136,10 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
                          ("hotel", eu and night and desk), ("coterm", coterm), ("split", pid in r["split"])):
                 st[k] += n
     if malformed:
-        incidents.append(f"malformed_output: {malformed} passenger decision(s) missing, duplicated or unusable")
+        incidents.append(f"malformed_output: {malformed} decision(s) for an unknown or repeated passenger, or "
+                         "rebooked onto an itinerary that cannot be flown")
     summary = f"EUR {cost:,.0f} for {st['pax']} passengers: {st['auto']} auto-rebooked, {st['desk']} via the desk"
     return {"kpi": round(cost, 2), "incidents": incidents, "summary": summary, "details": st}
 
 
-def grade(deploy, params: dict, traffic: dict) -> dict:
-    def decide(plan):
-        res = deploy.call("reaccom.engine", "reaccommodate", plan, timeout_s=20)
-        return res.ok, res.value
-
-    return evaluate(decide, params, traffic)
-
+grade = evaluation.grader(evaluate)

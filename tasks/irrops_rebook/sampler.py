@@ -19,13 +19,11 @@ Niamh, Marek and Aoife say is rendered from the drawn values by prose().
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
-import yaml
+from fdegym_env.tasklib.sampling import SamplerContext
 
-_HERE = Path(__file__).resolve().parent
-_VARIANTS = yaml.safe_load((_HERE / "variants.yaml").read_text(encoding="utf-8"))
-BASE = dict(_VARIANTS["base"]["params"])
+ctx = SamplerContext.of(__name__)
+BASE = ctx.base
 AXES = {"rule": "t1_regional", "people": "preclear_cut", "policy": "ypta_as_umnr", "regulation": "own_metal_us"}
 
 
@@ -51,11 +49,11 @@ def prose(p: dict) -> dict:
         out["say_mct_station"] = (f"On the ground here: T2 to T2 {t2}, T1 to T1 {t1}, T1 to T2 or back {x}. Into "
                                   f"preclearance for a US flight it's {us} off a T2 arrival, {us1} off T1. Those are the "
                                   "numbers we file with the MCT database.")
-    src = _VARIANTS["ypta_as_umnr" if p["ypta_as_umnr"] else "base"]["params"]
-    out.update(say_ypta=src["say_ypta"], recap_ypta=src["recap_ypta"], ypta_text=src["ypta_text"])
-    src = _VARIANTS["own_metal_us" if not p["eu261_exempt"] else "base"]["params"]
-    for k in ("say_eu261_scope", "recap_eu261_scope", "say_us_ops", "recap_us_ops", "eu261_scope_text"):
-        out[k] = src[k]
+    for name, keys in (("ypta_as_umnr" if p["ypta_as_umnr"] else "base", ("say_ypta", "recap_ypta", "ypta_text")),
+                       ("own_metal_us" if not p["eu261_exempt"] else "base",
+                        ("say_eu261_scope", "recap_eu261_scope", "say_us_ops", "recap_us_ops", "eu261_scope_text"))):
+        src = ctx.own(name)
+        out.update({k: src[k] for k in keys})
     return out
 
 

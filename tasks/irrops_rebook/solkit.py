@@ -1,12 +1,13 @@
-"""Shared by the solutions: install the v2 engine and write rules.json from what the people said."""
+"""Shared by the solutions: install the v2 engine (the menu's change solutions/menu/v2_engine.patch,
+kept once) and write rules.json from what the people said."""
 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
-FILES = Path(__file__).resolve().parent / "solutions" / "files"
+from fdegym_env.tasklib import solutions
+
 CO_TERMINALS = {"LHR": ["LGW"], "LGW": ["LHR"], "CDG": ["ORY"], "ORY": ["CDG"]}
 
 
@@ -24,7 +25,7 @@ def install(ws: Path, params: dict, *, together: bool = True, coterm: bool = Tru
             mct: dict | None = None,
             desk_ssr: list | None = None, exempt: list | None = None, note: str = "") -> None:
     pkg = Path(ws) / "system" / "reaccom"
-    shutil.copyfile(FILES / "engine.py", pkg / "engine.py")
+    solutions.patch(__name__, Path(ws), "menu/v2_engine.patch")
     rules = json.loads((pkg / "rules.json").read_text(encoding="utf-8"))
     rules.update({
         "version": "2.0", "updated": "2026-03-06 " + (note or "v2: whole-journey re-protection"),

@@ -4,15 +4,13 @@ would have seen. Never the answer key."""
 
 from __future__ import annotations
 
+from fdegym_env.tasklib import evaluation
+
 from . import grader
 
 
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:
-    def decide(plan):
-        res = deploy.call("reaccom.engine", "reaccommodate", plan, timeout_s=20)
-        return res.ok, res.value
-
-    out = grader.evaluate(decide, params, traffic)
+    out = evaluation.evaluate_on(deploy, grader.evaluate, params, traffic)
     d, inc = out["details"], out["incidents"]
     plan = traffic["plans"][0]
     flights = ", ".join(c["flight"] + " " + c["from"] for c in plan["cancelled"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 
 import pytest
 import yaml
@@ -70,13 +71,60 @@ def test_named_variant_changes_a_truth_the_traffic_meets(variant):
         assert v["mct_us_t2"] > base["mct_us_t2"]
 
 
-def test_menu_installs_the_reference_engine():
-    """The menu's v2 engine is the reference's (stored once in solutions/files, copied by the menu
-    generator); the per-truth edits find the text apply_v2 writes."""
-    menu = {a["id"]: a for a in yaml.safe_load((TASK.path / "menu.yaml").read_text(encoding="utf-8"))["actions"]}
-    steps = menu["apply_v2"]["steps"]
-    assert steps[0]["content"] == (TASK.path / "solutions" / "files" / "engine.py").read_text(encoding="utf-8")
-    rules = steps[1]["content"]
-    json.loads(rules)
+def test_menu_installs_the_reference_engine(tmp_path):
+    """The menu's v2 engine is the reference's (kept once in solutions/menu/v2_engine.patch, which the
+    solutions apply too); the per-truth edits find the text apply_v2 writes into rules.json."""
+    from fdegym_env.grading.grade import apply_solution
+    from fdegym_env.tasklib import menu
+
+    engine = "system/reaccom/engine.py"
+    ref, plan = tmp_path / "reference", tmp_path / "menu"
+    for ws in (ref, plan):
+        shutil.copytree(TASK.path / "world", ws)
+    apply_solution(TASK, "reference", ref, TASK.variant("base").params)
+    menu.apply(TASK, ["apply_v2"], plan)
+    world = (TASK.path / "world" / engine).read_text(encoding="utf-8")
+    assert (plan / engine).read_text(encoding="utf-8") == (ref / engine).read_text(encoding="utf-8") != world
+    rules = (plan / "system" / "reaccom" / "rules.json").read_text(encoding="utf-8")
+    assert json.loads(rules)["mct"] == json.loads((ref / "system" / "reaccom" / "rules.json").read_text())["mct"]
+    items = {i["id"]: i for i in menu.items(TASK)}
     for item in ("mct_t1_t2_75", "mct_us_110", "ypta_to_desk", "us_under_eu261"):
-        assert menu[item]["steps"][0]["old"] in rules, item
+        assert items[item]["steps"][0]["old"] in rules, item
+
+class _Console:
+    """A deployment stub that sends every passenger to the desk and then ``spoil``s the decisions."""
+
+    task = TASK
+
+    def __init__(self, spoil):
+        self.spoil = spoil
+
+    def call(self, module, function, plan, timeout_s=None):
+        from fdegym_env.grading.grade import CallResult
+        decisions = [{"pax_id": p["pax_id"], "action": "desk", "reason": "manual"} for p in plan["passengers"]]
+        return CallResult(True, {"decisions": self.spoil(decisions, plan)})
+
+
+def _rebook_original(ds, plan):
+    p = plan["passengers"][0]
+    return [dict(pax_id=p["pax_id"], action="rebook", segments=[s["key"] for s in p["segments"]])] + ds[1:]
+
+
+@pytest.mark.parametrize("spoil, why", [
+    (lambda ds, plan: ds[1:], "no decision"),                                       # tasklib.replay (task.yaml)
+    (lambda ds, plan: [dict(ds[0], action="cancel")] + ds[1:], "action='cancel' not one of"),
+    (lambda ds, plan: ds + ds[:1], "unknown or repeated passenger"),                # the grader's own checks
+    (lambda ds, plan: ds + [{"pax_id": "PX-NOT-ON-PLAN", "action": "desk"}], "unknown or repeated passenger"),
+    (_rebook_original, "itinerary that cannot be flown"),
+])
+def test_malformed_decisions_are_one_incident_and_go_to_the_desk(spoil, why):
+    params = dict(TASK.variant("base").params)
+    held = held_out_traffic(TASK, TASK.variant("base"))
+    one = dict(held, plans=held["plans"][:1])
+    good = TASK.module("grader").grade(_Console(lambda ds, plan: ds), params, one)
+    bad = TASK.module("grader").grade(_Console(spoil), params, one)
+    assert not any(i.startswith("malformed_output") for i in good["incidents"])
+    assert good["details"]["desk"] == good["details"]["pax"] == len(one["plans"][0]["passengers"])
+    assert bad["details"]["desk"] == bad["details"]["pax"] == good["details"]["pax"]   # the desk still works them
+    [inc] = [i for i in bad["incidents"] if i.startswith("malformed_output")]
+    assert why in inc

@@ -68,7 +68,7 @@ def load_menu(task_path: Path) -> list[dict[str, Any]]:
         if sum(k in item for k in ("action", "steps", "apply")) != 1:
             raise ValueError(f"{path}: actions[{i}] ({item['label']}) needs exactly one of 'action', 'steps' or "
                              "'apply'")
-    return menu.items(task_path)
+    return [menu.expand(Path(task_path), item) for item in raw]
 
 
 def stable_bucket(word: str, n: int) -> int:

@@ -198,10 +198,12 @@ def entry_point(task: Any, function: str | None = None):
                      f"{', '.join(e.module + '.' + e.function for e in eps)})")
 
 
-def call_batch(deploy: Any, entry: Any, batch: Any, *extra: Any, timeout_s: float | None = None) -> Reply:
+def call_batch(deploy: Any, entry: Any, batch: Any, *extra: Any, timeout_s: float | None = None,
+               spec: OutputSpec | None = None) -> Reply:
     """Call ``entry`` (an EntryPoint) on ``batch`` (plus ``extra`` arguments) and check its output.
-    With a declared ``items`` a bare list is passed as ``{items: batch}``."""
-    spec = OutputSpec.of(entry.output)
+    With a declared ``items`` a bare list is passed as ``{items: batch}``. ``spec``: the entry
+    point's parsed output declaration, when the caller already has it (:class:`Decider` parses it once)."""
+    spec = spec if spec is not None else OutputSpec.of(entry.output)
     if spec is not None and spec.items and isinstance(batch, list):
         batch = {spec.items: batch}
     res = deploy.call(entry.module, entry.function, batch, *extra, timeout_s=timeout_s or entry.timeout_s)
@@ -221,12 +223,13 @@ class Decider:
     def __init__(self, deploy: Any, function: str | None = None, timeout_s: float | None = None):
         self.deploy = deploy
         self.entry = entry_point(deploy.task, function)
+        self.spec = OutputSpec.of(self.entry.output)     # parsed once, not per batch
         self.timeout_s = timeout_s
         self.malformed: list[str] = []
         self.rejected = 0
 
     def __call__(self, batch: Any, *extra: Any) -> Reply:
-        reply = call_batch(self.deploy, self.entry, batch, *extra, timeout_s=self.timeout_s)
+        reply = call_batch(self.deploy, self.entry, batch, *extra, timeout_s=self.timeout_s, spec=self.spec)
         self.malformed += reply.malformed
         self.rejected += reply.rejected
         return reply
@@ -234,7 +237,7 @@ class Decider:
     def incidents(self) -> list[str]:
         if not self.malformed:
             return []
-        spec = OutputSpec.of(self.entry.output) or OutputSpec()
+        spec = self.spec or OutputSpec()
         name = spec.incident or f"malformed_{self.entry.function}"
         allowed = "; ".join(f"{n} in {', '.join(map(str, r))}" if isinstance(r, tuple)
                             else f"{n}: {spec._type_text(r)}" for n, r in spec.fields)

@@ -38,9 +38,9 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-import yaml
 from gymnasium import spaces
 
+from fdegym_env.core import yamlio
 from fdegym_env.core.errors import did_you_mean
 
 _WORD = re.compile(r"[a-z0-9_]+")
@@ -59,7 +59,7 @@ def load_menu(task_path: Path) -> list[dict[str, Any]]:
     path = Path(task_path) / "menu.yaml"
     if not path.is_file():
         raise FileNotFoundError(f"{path}: missing; DiscreteMenu needs the task's menu.yaml (docs/task_format.md)")
-    raw = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("actions")
+    raw = (yamlio.safe_load(path.read_text(encoding="utf-8")) or {}).get("actions")
     if not isinstance(raw, list) or not raw:
         raise ValueError(f"{path}: expected a non-empty list under 'actions'")
     for i, item in enumerate(raw):

@@ -155,6 +155,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self.variant: Variant | None = None
         self.agent_name = "unknown"
         self._done = True
+        self.task.preload()
 
     @property
     def spec(self) -> EnvSpec | None:

@@ -116,11 +116,11 @@ def gym_id(task_id: str) -> str:
 
 def register_all() -> list[str]:
     """Register every shipped task. Task folders are only read for their id and version here."""
-    import yaml
+    from fdegym_env.core import yamlio
     ids = []
     for task_id, path in task_paths().items():
         with open(path / "task.yaml", encoding="utf-8") as f:
-            data = yaml.safe_load(f) or {}
+            data = yamlio.safe_load(f) or {}
         version = int(data.get("version", 0))
         env_id = f"{NAMESPACE}/{task_id}-v{version}"
         if env_id not in gym.registry:

@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 
 import yaml
 
+from fdegym_env.core import yamlio
 from fdegym_env.core.errors import TaskFormatError, did_you_mean
 
 LEVELS = ("L0", "L1", "L2", "L3")
@@ -120,7 +121,7 @@ def render(text: str, params: dict[str, Any], where: str) -> str:
 def _read_yaml(path: Path) -> Any:
     try:
         with open(path, encoding="utf-8") as f:
-            return yaml.safe_load(f)
+            return yamlio.safe_load(f)
     except FileNotFoundError:
         raise TaskFormatError(f"{path}: missing (see docs/task_format.md)") from None
     except yaml.YAMLError as e:
@@ -316,7 +317,7 @@ class Task:
                         if not line.lstrip().startswith("#"))  # placeholders in comments are not filled
         text = render(raw, variant.params, str(p))
         try:
-            data = yaml.safe_load(text)
+            data = yamlio.safe_load(text)
         except yaml.YAMLError as e:
             raise TaskFormatError(f"{p}: not valid YAML after filling the variant {variant.name!r}: {e}") from None
         from fdegym_env.people.spec import validate_people
@@ -369,6 +370,14 @@ class Task:
 
     def has_module(self, name: str) -> bool:
         return (self.path / f"{name}.py").is_file()
+
+    def preload(self) -> None:
+        """Import the modules every graded episode calls (traffic, grader, trial) now: the env does
+        this when it is built, so its first episodes do not pay for imports mid-rollout and a task
+        module that cannot be imported fails at construction, not at the first submit."""
+        for name in ("traffic", "grader", "trial"):
+            if self.has_module(name):
+                self.module(name)
 
     # --- extension points with neutral defaults -----------------------------------------------------
     # A task kind that is not a task folder (the reference harness's cases, fdegym_env.harness.case)

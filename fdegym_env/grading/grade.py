@@ -33,7 +33,7 @@ import traceback
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from fdegym_env.core.paths import cache_dir, scratch_dir
 from fdegym_env.sandbox import make_sandbox, resolve_backend
@@ -274,7 +274,7 @@ class GradeOutcome:
 # same few systems thousands of times. FDEGYM_GRADE_CACHE=0 turns this off.
 _GRADE_CACHE: OrderedDict[tuple, GradeOutcome] = OrderedDict()
 _GRADE_CACHE_SIZE = 512
-_TRAFFIC_CACHE: OrderedDict[tuple, str] = OrderedDict()
+_TRAFFIC_CACHE: OrderedDict[tuple, Any] = OrderedDict()
 
 
 def workspace_digest(workspace: Path) -> str:
@@ -312,16 +312,44 @@ def _cache_on(task: Task) -> bool:
     return os.environ.get("FDEGYM_GRADE_CACHE", "1") != "0" and task.deterministic_grading
 
 
-def held_out_traffic(task: Task, variant: Variant) -> Any:
-    """The held-out traffic for a variant (generated once per process; a fresh copy each call)."""
-    key = (task.id, task.content_hash, variant.key)
-    blob = _TRAFFIC_CACHE.get(key)
-    if blob is None:
-        blob = json.dumps(task.module("traffic").held_out(dict(variant.params), task.held_out_seed))
-        _TRAFFIC_CACHE[key] = blob
-        while len(_TRAFFIC_CACHE) > 16:
+def _traffic(key: tuple, make: Callable[[], Any]) -> Any:
+    """Traffic generated once per process and key; a fresh copy each call (graders may mutate it).
+    JSON text is the cheap copy; traffic that is not JSON (tuples, datetimes) is deep-copied."""
+    kept = _TRAFFIC_CACHE.get(key)
+    if kept is None:
+        made = make()
+        try:
+            kept = json.dumps(made)
+            if json.loads(kept) != made:   # tuples would come back as lists
+                raise TypeError
+        except (TypeError, ValueError):
+            kept = _Verbatim(made)
+        _TRAFFIC_CACHE[key] = kept
+        while len(_TRAFFIC_CACHE) > 32:
             _TRAFFIC_CACHE.popitem(last=False)
-    return json.loads(blob)
+    else:
+        _TRAFFIC_CACHE.move_to_end(key)
+    return copy.deepcopy(kept.value) if isinstance(kept, _Verbatim) else json.loads(kept)
+
+
+@dataclass(frozen=True)
+class _Verbatim:
+    value: Any
+
+
+def held_out_traffic(task: Task, variant: Variant) -> Any:
+    """The held-out traffic for a variant."""
+    return _traffic((task.id, task.content_hash, variant.key, "held_out"),
+                    lambda: task.module("traffic").held_out(dict(variant.params), task.held_out_seed))
+
+
+def shadow_traffic(task: Task, variant: Variant, day: int) -> Any:
+    """One trial day's shadow traffic (``traffic.shadow(params, day)``), or None if the task has none."""
+    mod = task.module("traffic")
+    if not hasattr(mod, "shadow"):
+        return None
+    return _traffic((task.id, task.content_hash, variant.key, "shadow", day),
+                    lambda: mod.shadow(dict(variant.params), day))
 
 
 def grade_system(task: Task, variant: Variant, workspace: Path, sandbox: str = "auto") -> GradeOutcome:
@@ -364,8 +392,7 @@ def run_trial(task: Task, variant: Variant, workspace: Path, day: int, sandbox: 
     key = (task.id, task.content_hash, variant.key, sandbox, day, workspace_digest(workspace)) if _cache_on(task) else None
     if key is not None and key in _TRIAL_CACHE:
         return copy.deepcopy(_TRIAL_CACHE[key])
-    traffic_mod = task.module("traffic")
-    traffic = traffic_mod.shadow(dict(variant.params), day) if hasattr(traffic_mod, "shadow") else None
+    traffic = shadow_traffic(task, variant, day)
     with Deployment(task, workspace, sandbox) as deploy:
         out = task.module("trial").run(deploy, dict(variant.params), day, traffic)
     if key is not None:

@@ -9,6 +9,7 @@ each topic's evidence gate is met. What people know and say stays scripted; only
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import Any, Callable, Protocol
@@ -115,6 +116,7 @@ _SUFFIXES = ("izations", "ization", "ational", "fulness", "iveness", "ations", "
 _WORD = re.compile(r"[a-z0-9]+")
 
 
+@functools.lru_cache(maxsize=1 << 16)   # a vocabulary is small; messages repeat its words
 def stem(word: str) -> str:
     """A small suffix stripper: ``inspections``/``inspected``/``inspecting`` -> ``inspect``.
 

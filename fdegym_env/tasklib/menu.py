@@ -39,6 +39,8 @@ from typing import Any
 
 import yaml
 
+from fdegym_env.core import yamlio
+
 MENU_MIN = 0.95
 FILE_TOOLS = ("write_file", "edit_file")
 INCIDENT_PENALTY = 2.0
@@ -54,7 +56,7 @@ def load(task: Any) -> dict[str, Any] | None:
     p = _task_dir(task) / "menu.yaml"
     if not p.is_file():
         return None
-    data = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
+    data = yamlio.safe_load(p.read_text(encoding="utf-8")) or {}
     if isinstance(data.get("actions"), list):
         data["actions"] = [expand(_task_dir(task), item) for item in data["actions"]]
     return data

@@ -49,8 +49,8 @@ class SamplerContext:
         """Only the params variants.yaml gives ``name`` itself (base: all of base's)."""
         cache = self.__dict__.setdefault("_own", {})
         if name not in cache:
-            import yaml
-            raw = yaml.safe_load((self.task.path / "variants.yaml").read_text(encoding="utf-8"))
+            from fdegym_env.core import yamlio
+            raw = yamlio.safe_load((self.task.path / "variants.yaml").read_text(encoding="utf-8"))
             cache[name] = dict((raw.get(name) or {}).get("params") or {})
         return dict(cache[name])
 

@@ -377,7 +377,14 @@ class Task:
         module that cannot be imported fails at construction, not at the first submit."""
         for name in ("traffic", "grader", "trial"):
             if self.has_module(name):
-                self.module(name)
+                try:
+                    self.module(name)
+                except TaskFormatError:
+                    raise
+                except Exception as e:
+                    raise TaskFormatError(f"{self.path / name}.py: cannot be imported: {type(e).__name__}: {e} "
+                                          f"(fix the module; `python -c 'import {self.package}.{name}'` "
+                                          f"shows the traceback)") from e
 
     # --- extension points with neutral defaults -----------------------------------------------------
     # A task kind that is not a task folder (the reference harness's cases, fdegym_env.harness.case)

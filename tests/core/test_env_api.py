@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import gymnasium as gym
 import pytest
@@ -10,6 +11,7 @@ from gymnasium.utils.env_checker import check_env
 
 from fdegym_env.agents import make_agent, run_episode
 from fdegym_env.core.env import FDEGymEnv
+from fdegym_env.core.errors import TaskFormatError
 from fdegym_env.core.registry import gym_id
 from tests.conftest import TINY, task_params
 
@@ -188,4 +190,24 @@ def test_workspace_mistakes_are_still_observations(tmp_path):
     assert info["last_action_error"].startswith("write_file failed: ")
     obs, *_ , info = env.step({"tool": "read_file", "path": "no/such.txt"})
     assert obs["valid"] == 0 and "No such file" in info["last_action_error"]
+    env.close()
+
+
+def test_a_task_module_that_cannot_be_imported_fails_when_the_env_is_built(tmp_path):
+    # the env imports traffic/grader/trial when it is built, so a broken module is reported then,
+    # naming the file, and not at the agent's first submit
+    task = _tiny_copy(tmp_path)
+    Path(task, "grader.py").write_text("import no_such_module_anywhere\n", encoding="utf-8")
+    with pytest.raises(TaskFormatError, match=r"grader\.py: cannot be imported: ModuleNotFoundError"):
+        FDEGymEnv(task=task, sandbox="none")
+
+
+def test_building_the_env_imports_the_modules_an_episode_calls(tmp_path):
+    import sys
+    from fdegym_env.core.registry import load_task
+    task = load_task(_tiny_copy(tmp_path))
+    pkg = task.package
+    assert not {m for m in sys.modules if m.startswith(pkg + ".")}   # a fresh copy: nothing imported yet
+    env = FDEGymEnv(task=task, sandbox="none")
+    assert {f"{pkg}.traffic", f"{pkg}.grader", f"{pkg}.trial"} <= set(sys.modules)
     env.close()

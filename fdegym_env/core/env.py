@@ -345,7 +345,8 @@ class FDEGymEnv(gym.Env[dict, dict]):
     def _cut_run_output(self, command: str, out: str, status: str, cut_in_sandbox: bool) -> str:
         """Head and tail of a long ``run`` output; the whole of it is saved in the workspace
         (``.fdegym/run/turn-NNNN.out``) and the marker in the middle says where."""
-        rel = wsmod.save_run_output(self.workspace, self.turn, f"$ {command}\n{out}\n[{status}]\n", self._ws_owner())
+        saved = f"$ {command}\n{out}\n[{status}]\n"
+        rel = wsmod.save_run_output(self.workspace, self.turn, saved, self._ws_owner())
         half = RUN_OUTPUT_CAP // 2 - 200
         head, tail = out[:half], out[-half:]
         nl = head.rfind("\n")
@@ -357,8 +358,10 @@ class FDEGymEnv(gym.Env[dict, dict]):
             where = "it could not be saved (.fdegym/run/ is not a folder of the workspace)"
         else:
             what = "the whole output" if not cut_in_sandbox else "the output kept (its first and last 2 MB)"
-            where = (f"{what} ({len(out):,} characters) is in {rel}: read it with "
-                     f'read_file(path="{rel}", offset=N)')
+            # read_file pages by line, so say which line of the saved file the cut part starts on
+            first = len((saved[:len(f"$ {command}") + 1 + len(head)] + "x").splitlines())
+            where = (f"{what} ({len(out):,} characters) is in {rel}: the cut part starts at line "
+                     f'{first:,}; read it with read_file(path="{rel}", offset={first}) (offset and limit count lines)')
         return f"{head.rstrip(chr(10))}\n[... {cut:,} characters cut; {where} ...]\n{tail}"
 
     def _ws_owner(self) -> int | None:

@@ -41,8 +41,15 @@ def test_cut_run_output_is_saved_whole_and_the_marker_says_where(env):
     text = _step(env, tool="run", command=BIG)
     assert len(text) <= RUN_OUTPUT_CAP + 600
     m = re.search(r"\[\.\.\. ([\d,]+) characters cut; the whole output \(([\d,]+) characters\) is in "
-                  r"(\.fdegym/run/turn-0002\.out): read it with read_file\(path=\"\3\", offset=N\) \.\.\.\]", text)
+                  r"(\.fdegym/run/turn-0002\.out): the cut part starts at line ([\d,]+); read it with "
+                  r"read_file\(path=\"\3\", offset=(\d+)\) \(offset and limit count lines\) \.\.\.\]", text)
     assert m, text[RUN_OUTPUT_CAP // 2 - 200: RUN_OUTPUT_CAP // 2 + 600]
+    # the line the marker names is the first one not shown: the line before it is the last shown
+    first = int(m.group(5))
+    assert m.group(4).replace(",", "") == m.group(5)
+    shown_last = text[:m.start()].rstrip("\n").splitlines()[-1]
+    page = _step(env, tool="read_file", path=m.group(3), offset=first - 1, limit=2).splitlines()
+    assert page[1] == f"{first - 1:>6}\t{shown_last}" and page[2].split("\t", 1)[1] not in text
     assert "line 00000 " in text and "done-on-stderr" in text and "line 03000 " not in text
     assert text.rstrip().endswith("[exit code 0]")
     saved = env.workspace / m.group(3)

@@ -55,6 +55,7 @@ from fdegym_env.core.task import LEVELS, SAMPLE_PREFIX, Task, Variant
 MAX_OBS_CHARS = 200_000
 RUN_TIMEOUT_DEFAULT = 30.0
 RUN_TIMEOUT_MAX = 120.0
+WAIT_MAX_HOURS = 336.0              # one `wait` (the tool schema says "at most 336"; the people engine caps it too)
 RUN_OUTPUT_CAP = 16_000            # characters of a `run` output shown (head and tail); the rest is saved
 RUN_SAVE_CAP = 4 << 20             # bytes of stdout the sandbox hands back for saving (its head and tail)
 FILE_TOOLS = ("list_files", "read_file", "write_file", "edit_file")
@@ -329,9 +330,17 @@ class FDEGymEnv(gym.Env[dict, dict]):
         if tool == "wait":
             if not people.has_clock:
                 raise ActionError("This engagement keeps no calendar, so there is nothing to wait for.")
-            cost = people.wait(a["hours"])
+            hours = a["hours"]
+            if hours <= 0:
+                raise ActionError(f"wait: 'hours' must be more than 0, got {hours:g}; "
+                                  'e.g. {"tool": "wait", "hours": 24} lets a day pass.')
+            capped = hours > WAIT_MAX_HOURS
+            cost = people.wait(min(hours, WAIT_MAX_HOURS))
             new = people.inbox_new()
-            return f"It is now {people.stamp()}." + (f" {new} new message(s) in your inbox." if new else ""), cost, None, None
+            return (f"It is now {people.stamp()}."
+                    + (f" (One wait is at most {WAIT_MAX_HOURS:g} hours: waited {WAIT_MAX_HOURS:g}, not {hours:g}.)"
+                       if capped else "")
+                    + (f" {new} new message(s) in your inbox." if new else "")), cost, None, None
         if tool == "trial":
             if not self.task.has_module("trial"):
                 raise ActionError("This engagement has no trial environment.")

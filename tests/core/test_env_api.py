@@ -119,6 +119,22 @@ def test_customer_days_limit_ends_with_grading():
     env.close()
 
 
+def test_wait_refuses_no_time_and_says_when_it_caps():
+    env = FDEGymEnv(task=TINY, max_customer_days=30)
+    env.reset(seed=0)
+    for hours in (-3, 0):
+        obs, r, term, trunc, info = env.step({"tool": "wait", "hours": hours})
+        assert obs["valid"] == 0 and float(obs["hours"][0]) == 0.0 and r == 0.0 and not term
+        assert "'hours' must be more than 0, got" in info["last_action_error"]
+        assert '{"tool": "wait", "hours": 24}' in info["last_action_error"]
+    obs, r, term, trunc, info = env.step({"tool": "wait", "hours": 1000})
+    assert obs["valid"] == 1 and float(obs["hours"][0]) == 336.0
+    assert "One wait is at most 336 hours: waited 336, not 1000." in obs["text"]
+    obs, *_ = env.step({"tool": "wait", "hours": 2})
+    assert "at most" not in obs["text"] and float(obs["hours"][0]) == 338.0
+    env.close()
+
+
 def test_result_has_every_design_key():
     env = gym.make(gym_id(TINY))
     result = run_episode(env, make_agent("reference"), seed=0)

@@ -43,6 +43,10 @@ import tempfile
 from pathlib import Path
 from typing import Any, TextIO
 
+# the agent's tool names (and the usual shell words) -> this shell's command
+TOOL_COMMANDS = {"list_files": "ls", "read_file": "cat", "read": "cat", "write_file": "write", "edit_file": "edit",
+                 "run": "sh", "directory": "who", "contact": "ask"}
+
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(d|day|days|h|hr|hrs|hour|hours|m|min|mins|minutes?)?\s*$", re.I)
 
 
@@ -128,7 +132,11 @@ class PlayShell(cmd.Cmd):
     def default(self, line: str) -> bool:
         word = line.split()[0] if line.split() else line
         from fdegym_env.core.errors import did_you_mean
-        hint = did_you_mean(word, self._commands(), quote="`")
+        alias = TOOL_COMMANDS.get(word.lower())
+        if alias:  # the agent's tool names (what the env's own messages mention) are the usual guess
+            hint = f" The agent's `{word.lower()}` tool is `{alias}` here."
+        else:
+            hint = did_you_mean(word, self._commands(), quote="`")
         self.say(f"Unknown command {word!r}.{hint} Type `help` for the list.")
         return False
 

@@ -117,6 +117,25 @@ def test_play_scripted_submit_scores_like_an_agent(tmp_path):
     assert result is not None and result["score"] == pytest.approx(1.0) and result["turns"] == 2
 
 
+def test_play_points_agent_tool_names_to_its_commands():
+    """The env's own messages say "use the `directory` tool"; typing a tool name costs no turn and names
+    the command to use instead."""
+    out = io.StringIO()
+    script = "directory\nread_file TASK.md\ncontact ops hi\nrun ls\nwho\nquit\ny\n"
+    play(TINY, sandbox=SANDBOX, stdin=io.StringIO(script), stdout=out)
+    text = out.getvalue()
+    for tool, command in (("directory", "who"), ("read_file", "cat"), ("contact", "ask"), ("run", "sh")):
+        assert f"Unknown command {tool!r}. The agent's `{tool}` tool is `{command}` here." in text, tool
+    assert "[turn 1/" in text and "[turn 2/" not in text        # only `who` took a turn
+    assert "Unknown command 'frobnicate'. Type" in _default_line("frobnicate")
+
+
+def _default_line(word: str) -> str:
+    out = io.StringIO()
+    play(TINY, sandbox=SANDBOX, stdin=io.StringIO(f"{word}\nquit\ny\n"), stdout=out)
+    return out.getvalue()
+
+
 def test_parse_duration():
     assert parse_duration("2d") == 48 and parse_duration("6h") == 6 and parse_duration("90m") == 1.5
     assert parse_duration("3") == 3 and parse_duration("1.5 days") == 36

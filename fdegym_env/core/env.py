@@ -50,7 +50,7 @@ from fdegym_env.grading.grade import anchors, grade_system, run_trial, score
 from fdegym_env.people import People, make_router
 from fdegym_env.sandbox import make_sandbox, resolve_backend
 from fdegym_env.core.spaces import UnicodeText
-from fdegym_env.core.task import LEVELS, SAMPLE_PREFIX, Task, Variant
+from fdegym_env.core.task import LEVELS, SAMPLE_PREFIX, SPLIT_RANGES, Task, Variant
 
 MAX_OBS_CHARS = 200_000
 RUN_TIMEOUT_DEFAULT = 30.0
@@ -129,6 +129,10 @@ class FDEGymEnv(gym.Env[dict, dict]):
             raise ValueError(f"reward_mode must be 'dense' or 'sparse', got {reward_mode!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        if split not in SPLIT_RANGES:
+            from fdegym_env.core.errors import did_you_mean
+            raise ValueError(f"split must be one of {', '.join(SPLIT_RANGES)}, got {split!r}."
+                             f"{did_you_mean(split, SPLIT_RANGES)} (It picks which samples variant='sample' draws.)")
         self._check_variant_name(variant)
         self.level, self.variant_name, self.split = level, variant, split
         self.sandbox_name = resolve_backend(sandbox)

@@ -177,6 +177,13 @@ def test_variant_and_level_via_options():
     env.close()
 
 
+def test_a_misspelt_split_fails_when_the_env_is_built():
+    # it used to pass silently unless variant="sample", and then fail only at reset
+    with pytest.raises(ValueError, match=r"split must be one of train, test, got 'tst'\. Did you mean 'test'\?"):
+        FDEGymEnv(task="news_incident", split="tst")
+    assert FDEGymEnv(task="news_incident", split="test").split == "test"
+
+
 def _tiny_copy(tmp_path, trial_src: str | None = None):
     import shutil
     from pathlib import Path

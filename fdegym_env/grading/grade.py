@@ -450,7 +450,9 @@ def uplift(kpi: float, kpi_baseline: float, kpi_reference: float) -> float:
     span = kpi_reference - kpi_baseline
     if kpi != kpi:  # NaN: the grader could not measure the system
         return 0.0
-    return (kpi - kpi_baseline) / span if span else 0.0
+    # + 0.0 turns the -0.0 of an untouched system on a minimised metric (0 / negative span) into 0.0,
+    # which tables and results otherwise print as "-0.000"; every value compares the same
+    return (kpi - kpi_baseline) / span + 0.0 if span else 0.0
 
 
 def score(kpi: float, kpi_baseline: float, kpi_reference: float, incidents: list[str],

@@ -158,6 +158,14 @@ def test_score_formula_matches_paper():
     assert s["uplift"] == 1.0 and s["resolved"]
 
 
+def test_an_untouched_minimised_metric_scores_plus_zero_not_minus_zero():
+    # 0 / (reference - baseline < 0) is -0.0, which every table printed as "-0.000"
+    from fdegym_env.grading.grade import score
+    for incidents in ([], ["x"]):
+        s = score(kpi=10.0, kpi_baseline=10.0, kpi_reference=2.0, incidents=incidents, contact_cost=0.0)
+        assert f"{s['uplift']:.3f} {s['uplift_bounded']:.3f} {s['score']:.3f}" == "0.000 0.000 0.000", s
+
+
 def test_observation_text_holds_real_text():
     env = FDEGymEnv(task=TINY)
     obs, _ = env.reset(seed=0)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -129,6 +129,7 @@ def summarize(results: list[dict[str, Any]], level: float = 0.95) -> list[dict[s
         lo, hi = bootstrap_ci(scores, level, strata=[str(r.get("task")) for r in rs])
         rows.append({
             "agent": agent, "level": lv, "runs": len(rs), "tasks": len({r.get("task") for r in rs}),
+            "single_run_tasks": sum(1 for n in Counter(str(r.get("task")) for r in rs).values() if n == 1),
             "mean_score": float(np.mean(scores)), "ci_low": lo, "ci_high": hi,
             "mean_uplift": float(np.mean([_uplift_before_cost(r) for r in rs])),
             "mean_contact_cost": float(np.mean([float(r.get("contact_cost") or 0.0) for r in rs])),
@@ -249,6 +250,17 @@ def format_per_scenario(ps: dict[str, Any], markdown: bool = False) -> str:
     return _grid(["scenario", *configs], body, markdown, right=set(range(1, len(configs) + 1)))
 
 
+def _single_run_note(rows: list[dict[str, Any]]) -> list[str]:
+    """A scenario with one run adds no spread to the stratified bootstrap, so a row made only of such
+    scenarios gets an interval of zero width: say so rather than let it read as a certain result."""
+    thin = [r for r in rows if r.get("single_run_tasks")]
+    if not thin:
+        return []
+    which = "; ".join(f"{r['agent']} {r['level']}: {r['single_run_tasks']} of {r['tasks']}" for r in thin)
+    return [f"Note: scenarios with a single run add nothing to the CI ({which}); an interval of zero width "
+            "there is not a measured certainty. Fix: `fdegym bench ... --repeats 2` or more.", ""]
+
+
 def format_report(rep: dict[str, Any], markdown: bool = False) -> str:
     """The whole text report: Table 3, per-scenario table, failures."""
     h = "## " if markdown else ""
@@ -257,6 +269,7 @@ def format_report(rep: dict[str, Any], markdown: bool = False) -> str:
              "score = max(-1, U) - contact cost; uplift = max(-1, U) before contact cost; resolved = score >= 0.8 "
              f"and no incident; CI = {ci_label(rep['ci_level'])} percentile bootstrap of the mean, runs resampled "
              "within each scenario", "",
+             *_single_run_note(rep["table"]),
              f"{h}Per scenario (mean score)", "", format_per_scenario(rep["per_scenario"], markdown)]
     if rep["failed_runs"]:
         parts += ["", f"{h}Failed runs ({len(rep['failed_runs'])}; retried once, see failures.jsonl)", ""]

@@ -179,3 +179,22 @@ def test_plot_survives_an_interval_that_excludes_the_mean(tmp_path):
     rep = {"results": rows, "runs": len(rows), "table": table, "per_scenario": per_scenario(rows), "ci_level": 0.95}
     path = plot_report(rep, tmp_path / "p.png")
     assert path.stat().st_size > 1000
+
+
+def test_report_says_when_single_runs_make_a_zero_width_ci(tmp_path):
+    # one run per scenario: the stratified bootstrap has nothing to resample, so [-0.5, -0.5] is not certainty
+    def write(rows):
+        path = tmp_path / f"r{len(rows)}.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        return build_report(path)
+    thin = write([_row(agent="literal", task="t1", score=-1.0), _row(agent="literal", task="t2", score=0.0),
+                  _row(agent="ref", task="t1", score=1.0), _row(agent="ref", task="t1", score=0.9)])
+    row = thin["table"][0]
+    assert (row["ci_low"], row["ci_high"], row["single_run_tasks"]) == (-0.5, -0.5, 2)
+    text = format_report(thin)
+    assert "Note: scenarios with a single run add nothing to the CI (literal L3: 2 of 2)" in text
+    assert "ref L3" not in text.split("Note:")[1].split("\n")[0]
+    assert "--repeats 2" in text
+    full = write([_row(agent="a", task=t, score=s) for t in ("t1", "t2") for s in (0.0, 1.0)] + [_row(agent="a", task="t3")])
+    assert "Note:" in format_report(full) and "a L3: 1 of 3" in format_report(full)
+    assert "Note:" not in format_report(write([_row(agent="a", task="t1", score=s) for s in (0.0, 1.0)]))

@@ -130,6 +130,7 @@ def summarize(results: list[dict[str, Any]], level: float = 0.95) -> list[dict[s
         rows.append({
             "agent": agent, "level": lv, "runs": len(rs), "tasks": len({r.get("task") for r in rs}),
             "single_run_tasks": sum(1 for n in Counter(str(r.get("task")) for r in rs).values() if n == 1),
+            "scores_vary": len(set(scores)) > 1,
             "mean_score": float(np.mean(scores)), "ci_low": lo, "ci_high": hi,
             "mean_uplift": float(np.mean([_uplift_before_cost(r) for r in rs])),
             "mean_contact_cost": float(np.mean([float(r.get("contact_cost") or 0.0) for r in rs])),
@@ -253,7 +254,7 @@ def format_per_scenario(ps: dict[str, Any], markdown: bool = False) -> str:
 def _single_run_note(rows: list[dict[str, Any]]) -> list[str]:
     """A scenario with one run adds no spread to the stratified bootstrap, so a row made only of such
     scenarios gets an interval of zero width: say so rather than let it read as a certain result."""
-    thin = [r for r in rows if r.get("single_run_tasks")]
+    thin = [r for r in rows if r.get("single_run_tasks") and r.get("scores_vary")]
     if not thin:
         return []
     which = "; ".join(f"{r['agent']} {r['level']}: {r['single_run_tasks']} of {r['tasks']}" for r in thin)

@@ -198,3 +198,5 @@ def test_report_says_when_single_runs_make_a_zero_width_ci(tmp_path):
     full = write([_row(agent="a", task=t, score=s) for t in ("t1", "t2") for s in (0.0, 1.0)] + [_row(agent="a", task="t3")])
     assert "Note:" in format_report(full) and "a L3: 1 of 3" in format_report(full)
     assert "Note:" not in format_report(write([_row(agent="a", task="t1", score=s) for s in (0.0, 1.0)]))
+    # a row whose runs all score the same (do-nothing) really has no spread: no note for it
+    assert "Note:" not in format_report(write([_row(agent="do-nothing", task=t) for t in ("t1", "t2", "t3")]))

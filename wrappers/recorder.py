@@ -167,6 +167,9 @@ class Episode:
 def load_recording(path: str | Path) -> list[Episode]:
     """Parse a recording into episodes; a malformed file raises ``ValueError`` naming the line."""
     episodes: list[Episode] = []
+    if not Path(path).is_file():
+        raise ValueError(f"no recording at {path} ({'a folder' if Path(path).is_dir() else 'no such file'}); "
+                         "expected a JSONL file written by `fdegym run --record FILE` or the Recorder wrapper")
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             if not line.strip():
@@ -180,7 +183,8 @@ def load_recording(path: str | Path) -> list[Episode]:
                 episodes.append(Episode(header=rec))
                 continue
             if not episodes:
-                raise ValueError(f"{path}:{n}: a {kind!r} line before any 'reset' line; is this a fdegym recording?")
+                what = f"a {kind!r} line" if kind is not None else 'a line without a "type"'
+                raise ValueError(f"{path}:{n}: {what} before any 'reset' line; is this a fdegym recording?")
             ep = episodes[-1]
             if kind == "step":
                 ep.steps.append(rec)

@@ -188,7 +188,13 @@ def build_report(out: str | Path, level: float = 0.95) -> dict[str, Any]:
     path = Path(out)
     if not (path / RESULTS).exists() and not (path.is_file() and path.suffix == ".jsonl"):
         raise ValueError(f"no {RESULTS} in {path}; expected the --out folder of `fdegym bench`")
-    results = latest_results(load_results(path))
+    loaded = load_results(path)
+    for k, r in enumerate(loaded, 1):
+        if not isinstance(r, dict) or "score" not in r:
+            what = f"keys {', '.join(sorted(r)[:6])}" if isinstance(r, dict) else type(r).__name__
+            raise ValueError(f"{path}: JSON line {k} is not a result (no 'score'; got {what}); expected the "
+                             f"results.jsonl of `fdegym bench` (a recording from --record is read by `fdegym show`)")
+    results = latest_results(loaded)
     if not results:
         raise ValueError(f"{path / RESULTS if path.is_dir() else path} holds no results yet")
     fails = failures(path, results) if path.is_dir() else []

@@ -200,3 +200,12 @@ def test_report_says_when_single_runs_make_a_zero_width_ci(tmp_path):
     assert "Note:" not in format_report(write([_row(agent="a", task="t1", score=s) for s in (0.0, 1.0)]))
     # a row whose runs all score the same (do-nothing) really has no spread: no note for it
     assert "Note:" not in format_report(write([_row(agent="do-nothing", task=t) for t in ("t1", "t2", "t3")]))
+
+
+def test_report_on_a_recording_says_it_is_not_a_results_file(tmp_path):
+    # `fdegym report run.jsonl` on a --record file used to end in KeyError: 'score'
+    rec = tmp_path / "run.jsonl"
+    rec.write_text(json.dumps({"type": "reset", "task": "t"}) + "\n")
+    with pytest.raises(ValueError, match=r"run.jsonl: JSON line 1 is not a result \(no 'score'; got keys task, type\); "
+                                         r"expected the results.jsonl of `fdegym bench`"):
+        build_report(rec)

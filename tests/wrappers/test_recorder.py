@@ -124,6 +124,21 @@ def test_bad_recordings_say_what_is_wrong(tmp_path):
     p.write_text("", encoding="utf-8")
     with pytest.raises(ValueError, match=r"no episodes"):
         load_recording(p)
+    p.write_text('{"bad": 1}\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r'x.jsonl:1: a line without a "type" before any \'reset\' line'):
+        load_recording(p)
+    with pytest.raises(ValueError, match=r"no recording at .*nothere.jsonl \(no such file\); expected a JSONL file "
+                                         r"written by `fdegym run --record FILE`"):
+        load_recording(tmp_path / "nothere.jsonl")
+    with pytest.raises(ValueError, match=r"no recording at .* \(a folder\)"):
+        load_recording(tmp_path)
+
+
+@pytest.mark.parametrize("command", ["show", "replay"])
+def test_cli_on_a_missing_recording_is_an_error_line_not_a_traceback(tmp_path, capsys, command):
+    assert main([command, str(tmp_path / "nothere.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert f"fdegym {command}: error: no recording at" in err and "Traceback" not in err
 
 
 def test_cli_run_record_replay_show(tmp_path, capsys):

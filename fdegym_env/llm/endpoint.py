@@ -73,8 +73,9 @@ class Endpoint:
         base_url = base_url or env.get(f"{pre}BASE_URL") or env.get("OPENAI_BASE_URL") or None
         model = model or env.get(f"{pre}MODEL") or default_model
         if not model:
+            cli = "--model M on the fdegym command line, " if role == "agent" else ""
             raise ValueError(f"{who} needs a model name, got none "
-                             f"(fix: pass model= or set {pre}MODEL)")
+                             f"(fix: {cli}pass model= or set {pre}MODEL)")
         key = ""
         if need_key:
             if api_key:

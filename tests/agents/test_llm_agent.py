@@ -160,7 +160,8 @@ def test_prices_keys_and_make_agent(tmp_path, monkeypatch):
         monkeypatch.delenv(var, raising=False)
     with pytest.raises(ValueError, match=r"LLMAgent needs an API key, got none \(fix: pass api_key="):
         LLMAgent(model="gpt-4o", base_url="https://api.example.com/v1")
-    with pytest.raises(ValueError, match=r"LLMAgent needs a model name"):
+    with pytest.raises(ValueError, match=r"LLMAgent needs a model name, got none \(fix: --model M on the fdegym "
+                                         r"command line, pass model= or set FDEGYM_MODEL\)"):
         LLMAgent(base_url="http://localhost:8000/v1")
     keyfile = tmp_path / "key"
     keyfile.write_text("sk-from-file\n")

@@ -189,7 +189,13 @@ class FDEGymEnv(gym.Env[dict, dict]):
             if name != "random" and not self.task.has_sampler:
                 raise ValueError(f"task {self.task.id!r} has no sampler.py, so no variant {name!r}")
             return
-        self.task.variant(name)  # raises with a "did you mean"
+        if name not in self.task.variants:  # the env also takes random and sample: suggest and list them too
+            from fdegym_env.core.errors import did_you_mean
+            drawn = ["random"] + (["sample"] if self.task.has_sampler else [])
+            hint = did_you_mean(name, [*self.task.variants, *drawn])
+            raise ValueError(f"task {self.task.id!r} has no variant {name!r}.{hint} Variants: "
+                             f"{', '.join(self.task.variants)}, random (a named one per episode seed)"
+                             + (", sample (a drawn one per episode seed), sample:<N>" if self.task.has_sampler else ""))
 
     def _pick_variant(self, name: str, rng: random.Random) -> Variant:
         if name == "random":

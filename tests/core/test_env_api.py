@@ -185,6 +185,17 @@ def test_variant_and_level_via_options():
     env.close()
 
 
+def test_a_misspelt_drawn_variant_gets_a_did_you_mean_and_the_list_names_them():
+    with pytest.raises(ValueError, match=r"no variant 'sampel'\. Did you mean 'sample'\? Variants: base, .*"
+                                         r"random \(a named one per episode seed\), sample \(a drawn one per "
+                                         r"episode seed\), sample:<N>$"):
+        FDEGymEnv(task="news_incident", variant="sampel")
+    with pytest.raises(ValueError, match=r"Did you mean 'random'\?"):
+        FDEGymEnv(task="news_incident", variant="randon")
+    with pytest.raises(ValueError, match=r"random \(a named one per episode seed\)$"):  # TINY has no sampler
+        FDEGymEnv(task=TINY, variant="sampel")
+
+
 def test_a_misspelt_split_fails_when_the_env_is_built():
     # it used to pass silently unless variant="sample", and then fail only at reset
     with pytest.raises(ValueError, match=r"split must be one of train, test, got 'tst'\. Did you mean 'test'\?"):

@@ -5,6 +5,7 @@ plus the rendered brief, and the host-side file tools with path checks.
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import tempfile
 from pathlib import Path
@@ -134,7 +135,9 @@ def read_file(ws: Path, path: str, offset: int | None = None, limit: int | None 
     out = []
     for i, line in enumerate(chunk, start):
         if len(line) > MAX_LINE_CHARS:
-            line = line[:MAX_LINE_CHARS] + f" [... {len(line) - MAX_LINE_CHARS} more characters]"
+            # read_file pages by line only, so say how to see the rest of this one
+            line = (line[:MAX_LINE_CHARS] + f" [... {len(line) - MAX_LINE_CHARS} more characters; run "
+                    f"`sed -n {i}p {shlex.quote(path)} | cut -c{MAX_LINE_CHARS + 1}-` shows them]")
         out.append(f"{i:>6}\t{line}")
     end = start + len(chunk) - 1
     header = f"{path} (lines {start}-{end} of {len(lines)})" if lines else f"{path} (empty file)"

@@ -127,3 +127,14 @@ def test_a_scratch_symlink_out_of_the_workspace_is_not_followed(env, tmp_path):
     text = _step(env, tool="run", command=BIG)
     assert "characters cut; it could not be saved (.fdegym/run/ is not a folder of the workspace)" in text
     assert list(outside.iterdir()) == []
+
+
+def test_a_line_cut_by_read_file_says_how_to_see_the_rest(env):
+    long = "".join(f"{i:04d}," for i in range(1000))                  # 5,000 characters on one line
+    _step(env, tool="write_file", path="data/one line.csv", content="header\n" + long + "\n")
+    text = _step(env, tool="read_file", path="data/one line.csv")
+    m = re.search(r"\[\.\.\. 3000 more characters; run `(sed -n 2p 'data/one line\.csv' \| cut -c2001-)` shows them\]",
+                  text)
+    assert m, text[-300:]
+    rest = _step(env, tool="run", command=m.group(1))
+    assert rest.splitlines()[1] == long[2000:]

@@ -131,6 +131,9 @@ def read_file(ws: Path, path: str, offset: int | None = None, limit: int | None 
     lines = data.decode("utf-8", "replace").splitlines()
     start = max(1, int(offset or 1))
     count = max(1, min(int(limit or MAX_READ_LINES), 5000))
+    if lines and start > len(lines):
+        raise PathError(f"offset {start} is past the end of {path}, which has {len(lines)} line(s); "
+                        f"give an offset from 1 to {len(lines)}.")
     chunk = lines[start - 1:start - 1 + count]
     out = []
     for i, line in enumerate(chunk, start):

@@ -138,3 +138,11 @@ def test_a_line_cut_by_read_file_says_how_to_see_the_rest(env):
     assert m, text[-300:]
     rest = _step(env, tool="run", command=m.group(1))
     assert rest.splitlines()[1] == long[2000:]
+
+
+def test_read_file_past_the_end_is_an_error_that_gives_the_length(env):
+    obs, r, term, trunc, info = env.step({"tool": "read_file", "path": "TASK.md", "offset": 9999})
+    n = len((env.workspace / "TASK.md").read_text(encoding="utf-8").splitlines())
+    assert obs["valid"] == 0 and info["last_action_error"] == (
+        f"offset 9999 is past the end of TASK.md, which has {n} line(s); give an offset from 1 to {n}.")
+    assert _step(env, tool="read_file", path="TASK.md", offset=n).splitlines()[0] == f"TASK.md (lines {n}-{n} of {n})"

@@ -205,7 +205,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     a = parser.parse_args(argv)
     try:
-        return int(a.func(a) or 0)
+        rc = int(a.func(a) or 0)
+        sys.stdout.flush()  # a short output still in the buffer meets the closed pipe here, not at exit
+        return rc
+    except BrokenPipeError:  # `fdegym show ep.jsonl | less` quit early, or `| head`: not an error
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so the exit flush stays quiet
+        return 0
     except (ValueError, RuntimeError) as e:
         print(f"fdegym {a.cmd}: error: {e}", file=sys.stderr)
         return 2

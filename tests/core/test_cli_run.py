@@ -41,6 +41,16 @@ def test_unknown_task_is_a_clear_error():
     assert out.returncode == 2 and "Did you mean 'news_incident'" in out.stderr
 
 
+def test_output_piped_into_a_reader_that_quits_early_is_not_a_traceback():
+    # `fdegym show ep.jsonl | less` (the README) or `| head`: the reader closes the pipe first
+    for args in (["schema"], ["schema", "menu.yaml"]):                 # a long output, and one that fits a buffer
+        reader = subprocess.Popen([sys.executable, "-m", "fdegym_env.cli.main", *args], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE)
+        reader.stdout.close()                                        # the reader is gone before the first write
+        err = reader.stderr.read().decode()
+        assert reader.wait(timeout=60) == 0 and "Traceback" not in err and "BrokenPipe" not in err, (args, err)
+
+
 def test_help_lists_every_subcommand_with_a_line_of_help(capsys):
     import pytest as _pytest
     from fdegym_env.cli.main import build_parser, commands

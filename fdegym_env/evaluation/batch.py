@@ -143,7 +143,12 @@ def resolve_variants(task: str, variants: str) -> list[str]:
     if not names:
         raise ValueError("--variants: expected all, named, sample:N or a comma-separated list of names; got ''")
     for n in names:
-        t.variant(n)  # raises with a "did you mean"
+        if n not in t.variants and not n.startswith("sample:"):  # the keywords are the likelier typo target
+            from fdegym_env.core.errors import did_you_mean
+            hint = did_you_mean(n, [*t.variants, "all", "named"])
+            raise ValueError(f"--variants: task {t.id!r} has no variant {n!r}.{hint} Expected all, named, "
+                             f"sample:N or a comma-separated list of: {', '.join(t.variants)}")
+        t.variant(n)  # sample:<N> names: raises if the task has no sampler
     return names
 
 

@@ -53,6 +53,9 @@ def test_bad_arguments_say_what_to_do():
         plan_runs(BatchSpec(agents=["refrence"], tasks=[TINY]))
     with pytest.raises(ValueError, match="Did you mean 'high'"):
         plan_runs(BatchSpec(agents=["reference"], tasks=[TINY], variants="hihg"))
+    with pytest.raises(ValueError, match=r"no variant 'nmed'\. Did you mean 'named'\? Expected all, named, sample:N "
+                                         r"or a comma-separated list of: base, "):
+        plan_runs(BatchSpec(agents=["reference"], tasks=[TINY], variants="nmed"))
     with pytest.raises(ValueError, match="level must be one of"):
         plan_runs(BatchSpec(agents=["reference"], tasks=[TINY], levels=["L9"]))
     with pytest.raises(ValueError, match="Unknown task"):

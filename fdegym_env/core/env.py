@@ -67,6 +67,8 @@ ENGAGEMENT_RULES = """
 
 - You are a forward deployed engineer embedded with this customer. Everything you can see of their
   environment is in this workspace. Work only inside it.
+- Tools: `list_files`, `read_file`, `write_file`, `edit_file` and `run` (a shell) work on this
+  workspace; `directory`, `contact` and `inbox` reach the people; `wait`, `trial`, `submit` below.
 - Colleagues at the customer: the `directory` tool lists them; `contact` sends one of them a message.
   They answer one specific question at a time.
 - `system/` is the customer's live system. When you `submit`, whatever is in `system/` goes to

@@ -378,11 +378,11 @@ class LexicalRouter:
 
     def about_cover(self, person: Person, topic: Topic, about: dict[str, float]) -> float:
         """The share of ``about``'s weight that ``topic`` (document and answer) speaks to."""
-        total = sum(about.values())
+        total = math.fsum(about.values())   # exact sums: the same whatever order a set iterates in
         if not total:
             return 1.0
         full = self._full.get((person["id"], topic["id"]), frozenset())
-        return sum(v for w, v in about.items() if w in full) / total
+        return math.fsum(v for w, v in about.items() if w in full) / total
 
     def _trigger_bonus(self, topic: Topic, message: str, pid: str = "") -> float:
         """``trigger_bonus`` for a regex trigger hit whose matched text is specific (two content words
@@ -407,7 +407,7 @@ class LexicalRouter:
 
     def _weight(self, key: tuple[str, str], words) -> float:
         f = self._factor.get(key, {})
-        return sum(self.idf[w] * f.get(w, 1.0) for w in words)
+        return math.fsum(self.idf[w] * f.get(w, 1.0) for w in words)
 
     def _candidates(self, person: Person, message: str) -> tuple[list[tuple[Topic, frozenset[str], float]], float]:
         words, unknown, _ = self._query(message)
@@ -417,7 +417,7 @@ class LexicalRouter:
             bonus = self._trigger_bonus(t, message, person["id"])
             if hit or bonus:
                 out.append((t, hit, bonus, self._weight((person["id"], t["id"]), hit)))
-        total = sum(self.idf[w] for w in words) + unknown
+        total = math.fsum(self.idf[w] for w in words) + unknown
         return out, total
 
     def scores(self, person: Person, message: str) -> dict[str, float]:

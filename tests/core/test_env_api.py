@@ -253,3 +253,14 @@ def test_building_the_env_imports_the_modules_an_episode_calls(tmp_path):
     env = FDEGymEnv(task=task, sandbox="none")
     assert {f"{pkg}.traffic", f"{pkg}.grader", f"{pkg}.trial"} <= set(sys.modules)
     env.close()
+
+
+@pytest.mark.parametrize("task", task_params())
+def test_the_reset_observation_names_every_tool(task):
+    # a raw-gym agent must learn the tool set from the observation, not from its first error
+    from fdegym_env.core.actions import TOOL_NAMES
+    env = FDEGymEnv(task=task, level="L3")
+    obs, _ = env.reset(seed=0)
+    missing = [t for t in TOOL_NAMES if f"`{t}`" not in obs["text"]]
+    assert not missing, missing
+    env.close()

@@ -60,12 +60,12 @@ def test_a_tuning_set_measured_through_the_engine():
 
 
 ROUTING = Path(__file__).resolve().parents[1] / "routing"
-BLIND_SETS = sorted((ROUTING / "blind2").glob("*.yaml")) + sorted((ROUTING / "blind3").glob("*.yaml"))
+BLIND_SETS = [p for name in ("blind2", "blind3", "blind4") for p in sorted((ROUTING / name).glob("*.yaml"))]
 
 
 @pytest.mark.parametrize("path", BLIND_SETS, ids=lambda p: f"{p.parent.name}-{p.stem}")
 def test_blind_sets_are_labelled_against_the_base_people(path):
-    """blind2 and blind3 were labelled by meaning; every label must name a real topic of the asked
+    """blind2-4 were labelled by meaning; every label must name a real topic of the asked
     person, and a referral a real, reachable other person (not off-limits)."""
     task = load_task(path.stem)
     people = {p["id"]: p for p in task.people_spec(task.variant("base"))["people"]}

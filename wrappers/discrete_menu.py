@@ -119,7 +119,10 @@ class DiscreteMenu(gym.Wrapper):
         return self._observe(obs), info
 
     def step(self, action):
-        i = int(action)
+        a = np.asarray(action)
+        if a.size != 1 or not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(f"action must be one integer in 0..{self.n - 1} (a menu index), got {action!r}")
+        i = int(a.reshape(()))
         if not 0 <= i < self.n:
             raise ValueError(f"action must be in 0..{self.n - 1}, got {action!r}")
         item = self.menu[i]

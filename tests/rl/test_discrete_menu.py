@@ -155,3 +155,16 @@ def test_key_fact_share_is_an_opt_in_named_feature():
         DiscreteMenu(FDEGymEnv(task="helpdesk_tutorial"), privileged=("key_facts_share",))
     env.close()
     plain.close()
+
+
+def test_a_menu_action_must_be_one_integer_index():
+    env = DiscreteMenu(FDEGymEnv(task="helpdesk_tutorial"))
+    env.reset(seed=0)
+    for bad in (1.5, "x", np.array([0, 1]), None):
+        with pytest.raises(ValueError, match="one integer"):
+            env.step(bad)
+    with pytest.raises(ValueError, match=r"must be in 0\.\."):
+        env.step(env.n)
+    env.step(np.int64(0))                 # numpy integers and 0-d arrays (what SB3 passes) are taken
+    env.step(np.array(0))
+    env.close()

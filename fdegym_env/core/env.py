@@ -156,6 +156,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self.action_space = make_action_space()
         self._routers: dict[str, Any] = {}
         self._people_specs: dict[str, dict] = {}
+        self._reset_texts: dict[tuple, str] = {}
         self.sandbox = None
         self.workspace: Path | None = None
         self.people: People | None = None
@@ -246,9 +247,23 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self._started = time.monotonic()
         self.transcript: list[str] = []
         self.result: dict[str, Any] | None = None
-        text = "".join(seg for _, seg in reset_segments(self.task, level, self.variant, self.workspace))
+        text = self._reset_text(level)
         self.transcript.append("== brief ==\n" + text)
         return self._obs(text, True), self._info(None, None)
+
+    def _reset_text(self, level: str) -> str:
+        """The reset observation. A fresh workspace is the variant's snapshot plus TASK.md, so the
+        text is the same every episode of a (level, variant) unless the task's episode hook adds
+        files: it is built once per pair (RL loops reset thousands of times)."""
+        key = (self.task.content_hash, level, self.variant.key)
+        text = self._reset_texts.get(key) if self._episode_hook is None else None
+        if text is None:
+            text = "".join(seg for _, seg in reset_segments(self.task, level, self.variant, self.workspace))
+            if self._episode_hook is None:
+                self._reset_texts[key] = text
+                while len(self._reset_texts) > 64:
+                    self._reset_texts.pop(next(iter(self._reset_texts)))
+        return text
 
     # --- stepping ---------------------------------------------------------------------------------
     def step(self, action: Any) -> tuple[dict, SupportsFloat, bool, bool, dict]:

@@ -52,11 +52,20 @@ def world_snapshot(task: Task, variant: Variant) -> Path:
     return dest
 
 
+def copy_file(src: str, dst: str) -> None:
+    """``shutil.copy2`` without extended attributes (their syscalls cost more than a small file's
+    bytes): content, permission bits and times. The ``copy_function`` of workspace copies."""
+    shutil.copyfile(src, dst)
+    st = os.stat(src)
+    os.chmod(dst, st.st_mode & 0o7777)
+    os.utime(dst, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
 def new_workspace(task: Task, variant: Variant, brief: str | None, parent: Path | None = None) -> Path:
     """Copy the world snapshot into a fresh folder; write ``TASK.md``. Returns the workspace path."""
     root = Path(tempfile.mkdtemp(prefix=f"fdegym-{task.id}-", dir=parent or episodes_dir()))
     ws = root / "workspace"
-    shutil.copytree(world_snapshot(task, variant), ws, symlinks=True)
+    shutil.copytree(world_snapshot(task, variant), ws, symlinks=True, copy_function=copy_file)
     if brief is not None:
         (ws / "TASK.md").write_text(brief, encoding="utf-8")
         os.utime(ws / "TASK.md", (FIXED_MTIME, FIXED_MTIME))
@@ -99,20 +108,20 @@ def list_files(ws: Path, path: str = ".") -> str:
     if target.is_file():
         return f"{path}  {target.stat().st_size} bytes"
     lines = []
-    root = ws.resolve()
-    for dirpath, dirnames, filenames in os.walk(target):
+    root, top = os.fspath(ws.resolve()), os.fspath(target)
+    for dirpath, dirnames, filenames in os.walk(top):   # strings, not Paths: this runs on every reset
         dirnames.sort()
-        rel = Path(dirpath).relative_to(root)
-        depth = len(Path(dirpath).relative_to(target).parts)
+        rel = os.path.relpath(dirpath, root)
+        depth = 0 if dirpath == top else os.path.relpath(dirpath, top).count(os.sep) + 1
         if depth >= 4:
             dirnames[:] = []
         for name in sorted(filenames):
-            p = Path(dirpath) / name
             try:
-                size = p.lstat().st_size
+                size = os.lstat(os.path.join(dirpath, name)).st_size
             except OSError:
                 continue
-            lines.append(f"{(rel / name).as_posix():<60} {size:>10,} B")
+            shown = name if rel == "." else f"{rel}/{name}".replace(os.sep, "/")
+            lines.append(f"{shown:<60} {size:>10,} B")
         if len(lines) > 500:
             lines.append("[listing cut at 500 entries; list a subfolder]")
             break

@@ -38,7 +38,7 @@ from typing import Any, Callable
 from fdegym_env.core.paths import cache_dir, scratch_dir
 from fdegym_env.sandbox import make_sandbox, resolve_backend
 from fdegym_env.core.task import Task, Variant
-from fdegym_env.core.workspace import SCRATCH_DIR, world_snapshot
+from fdegym_env.core.workspace import SCRATCH_DIR, copy_file, world_snapshot
 
 log = logging.getLogger(__name__)
 
@@ -185,17 +185,9 @@ def _empty(folder: Path) -> None:
             p.unlink()
 
 
-def _copy_file(src: str, dst: str) -> None:
-    """``copy2`` without extended attributes (their syscalls cost more than a small file's bytes)."""
-    shutil.copyfile(src, dst)
-    st = os.stat(src)
-    os.chmod(dst, st.st_mode & 0o7777)
-    os.utime(dst, ns=(st.st_atime_ns, st.st_mtime_ns))
-
-
 def _copy_into(src: Path, dest: Path, uid: int | None) -> None:
     shutil.copytree(src, dest, symlinks=True, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", SCRATCH_DIR),
-                    copy_function=_copy_file)
+                    copy_function=copy_file)
     if uid is not None:
         from fdegym_env.sandbox.executor_sandbox import chown_tree
         chown_tree(dest, uid)

@@ -1,6 +1,7 @@
 """Grading, validate and RL-loop speed, old way against new way in the same run (issue 21).
 
     python bench/bench_grading.py [--tasks a,b] [--reps 5] [--validate none|quick|full] [--menu-steps 600]
+                                  [--menu-runs 3]
 
 Prints ratios measured within this run, so a busy machine slows both sides alike:
 
@@ -126,6 +127,7 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--validate", choices=["none", "quick", "full"], default="quick")
     ap.add_argument("--menu-steps", type=int, default=600)
+    ap.add_argument("--menu-runs", type=int, default=3, help="DiscreteMenu runs per row; the median is shown")
     a = ap.parse_args()
     tasks = [t for t in a.tasks.split(",") if t]
     print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs", flush=True)
@@ -139,14 +141,20 @@ def main() -> None:
             dt, ok, rows = bench_validate(t, a.validate)
             print(f"{t:<28} {dt:>8.1f} {rows:>6}  {ok}", flush=True)
     if a.menu_steps:
-        print(f"\n{'DiscreteMenu tutorial, 1 env':<40} {'steps/s':>8} {'episodes':>9}  cache hits")
+        print(f"\n{'DiscreteMenu tutorial, 1 env':<40} {'steps/s':>8} {'episodes':>9}  "
+              f"median of {a.menu_runs} runs (min-max); cache hits")
         for cache in (True, False):
             rates = {}
             for side, kv in (("old", OLD), ("new", NEW)):
-                with env(**kv):
-                    rates[side], eps, hits = bench_menu(a.menu_steps, cache)
+                runs = []
+                for _ in range(a.menu_runs):   # one run swings +-5% on a shared 2-core machine
+                    with env(**kv):
+                        rate, eps, hits = bench_menu(a.menu_steps, cache)
+                    runs.append(rate)
+                rates[side] = statistics.median(runs)
                 label = f"{side} way, grade cache {'on' if cache else 'off'}"
-                print(f"{label:<40} {rates[side]:>8.1f} {eps:>9}  {hits if cache else ''}", flush=True)
+                print(f"{label:<40} {rates[side]:>8.1f} {eps:>9}  ({min(runs):.0f}-{max(runs):.0f}) "
+                      f"{hits if cache else ''}", flush=True)
             print(f"{'  new/old':<40} {rates['new'] / rates['old']:>8.1f}")
     print(f"load average at end: {os.getloadavg()[0]:.1f}", file=sys.stderr)
 

@@ -46,6 +46,7 @@ from gymnasium.envs.registration import EnvSpec
 
 from fdegym_env.core import workspace as wsmod
 from fdegym_env.core.actions import Action, ActionError, make_action_space, parse_action
+from fdegym_env.core.errors import did_you_mean
 from fdegym_env.grading.grade import anchors, grade_system, run_trial, score
 from fdegym_env.people import People, make_router
 from fdegym_env.sandbox import make_sandbox, resolve_backend
@@ -132,7 +133,6 @@ class FDEGymEnv(gym.Env[dict, dict]):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         if split not in SPLIT_RANGES:
-            from fdegym_env.core.errors import did_you_mean
             raise ValueError(f"split must be one of {', '.join(SPLIT_RANGES)}, got {split!r}."
                              f"{did_you_mean(split, SPLIT_RANGES)} (It picks which samples variant='sample' draws.)")
         self._check_variant_name(variant)
@@ -193,7 +193,6 @@ class FDEGymEnv(gym.Env[dict, dict]):
                 raise ValueError(f"task {self.task.id!r} has no sampler.py, so no variant {name!r}")
             return
         if name not in self.task.variants:  # the env also takes random and sample: suggest and list them too
-            from fdegym_env.core.errors import did_you_mean
             drawn = ["random"] + (["sample"] if self.task.has_sampler else [])
             hint = did_you_mean(name, [*self.task.variants, *drawn])
             raise ValueError(f"task {self.task.id!r} has no variant {name!r}.{hint} Variants: "
@@ -255,7 +254,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
         """The reset observation. A fresh workspace is the variant's snapshot plus TASK.md, so the
         text is the same every episode of a (level, variant) unless the task's episode hook adds
         files: it is built once per pair (RL loops reset thousands of times)."""
-        key = (self.task.content_hash, level, self.variant.key)
+        key = (level, self.variant.key)
         text = self._reset_texts.get(key) if self._episode_hook is None else None
         if text is None:
             text = "".join(seg for _, seg in reset_segments(self.task, level, self.variant, self.workspace))

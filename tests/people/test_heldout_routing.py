@@ -60,17 +60,19 @@ def test_a_tuning_set_measured_through_the_engine():
 
 
 ROUTING = Path(__file__).resolve().parents[1] / "routing"
-BLIND_SETS = [p for name in ("blind2", "blind3", "blind4") for p in sorted((ROUTING / name).glob("*.yaml"))]
+# blind sets and their minimum questions per task (blind5 was written shorter, 24-28 per task)
+BLIND_MIN = {"blind2": 30, "blind3": 30, "blind4": 30, "blind5": 24}
+BLIND_SETS = [p for name in BLIND_MIN for p in sorted((ROUTING / name).glob("*.yaml"))]
 
 
 @pytest.mark.parametrize("path", BLIND_SETS, ids=lambda p: f"{p.parent.name}-{p.stem}")
 def test_blind_sets_are_labelled_against_the_base_people(path):
-    """blind2-4 were labelled by meaning; every label must name a real topic of the asked
+    """blind2-5 were labelled by meaning; every label must name a real topic of the asked
     person, and a referral a real, reachable other person (not off-limits)."""
     task = load_task(path.stem)
     people = {p["id"]: p for p in task.people_spec(task.variant("base"))["people"]}
     qs = load_yaml(path)["questions"]
-    assert len(qs) >= 30, f"{path.name}: only {len(qs)} questions"
+    assert len(qs) >= BLIND_MIN[path.parent.name], f"{path.name}: only {len(qs)} questions"
     for i, q in enumerate(qs):
         topics = {t["id"] for t in people[q["person"]].get("topics") or []}
         e, ref = q.get("expect"), q.get("refer")

@@ -393,6 +393,10 @@ class Task:
     #: False when grading may not be a pure function of the workspace (then it is not cached).
     deterministic_grading: ClassVar[bool] = True
 
+    #: The workspace folder a deployment receives ("system": production gets ``system/`` and nothing
+    #: else, as the engagement rules say); None: the whole workspace.
+    deployed_folder: ClassVar[str | None] = "system"
+
     @property
     def world_path(self) -> Path:
         """The folder the workspace starts as a copy of."""

@@ -99,16 +99,27 @@ class Deployment:
     def __init__(self, task: Task, workspace: Path, sandbox: str = "auto"):
         self.task = task
         self._backend = resolve_backend(sandbox)
+        # What production receives: the workspace's system/ only (task folders), or, for the reference
+        # harness's cases, the whole workspace (their pilots and services may read other folders).
+        part = task.deployed_folder
+        src, into = (Path(workspace) / part, part) if part else (Path(workspace), "")
         pooled = _POOL.take(self._backend)
         if pooled is not None:   # a warm sandbox of an earlier deployment, emptied: refill its folder
             self._root, self.sandbox = pooled
             self.workspace = self._root / "workspace"
-            _copy_into(workspace, self.workspace, self.sandbox.uid)
+            if self.sandbox.uid is not None:
+                # the folder is the sandbox's again: what ran on it last (a harness case starts sandboxes
+                # of its own on the deployed folder) may have handed it to another uid
+                os.chown(self.workspace, self.sandbox.uid, self.sandbox.uid)
+            if src.is_dir():
+                _copy_into(src, self.workspace / into, self.sandbox.uid)
         else:
             self._root = Path(tempfile.mkdtemp(prefix="fdegym-deploy-", dir=scratch_dir()))
             self.workspace = self._root / "workspace"
-            shutil.copytree(workspace, self.workspace, symlinks=True,
-                            ignore=shutil.ignore_patterns("__pycache__", SCRATCH_DIR))
+            self.workspace.mkdir()
+            if src.is_dir():
+                shutil.copytree(src, self.workspace / into, symlinks=True, dirs_exist_ok=True,
+                                ignore=shutil.ignore_patterns("__pycache__", SCRATCH_DIR), copy_function=copy_file)
             self.sandbox = make_sandbox(self._backend)
             self.sandbox.start(self.workspace)
         self.failures: list[str] = []
@@ -269,6 +280,13 @@ _GRADE_CACHE_SIZE = 512
 _TRAFFIC_CACHE: OrderedDict[tuple, Any] = OrderedDict()
 
 
+def deployed_digest(task: Task, workspace: Path) -> str:
+    """Hash of what a deployment of ``workspace`` receives (:attr:`Task.deployed_folder`): the key of
+    the grade and trial caches, so notes or scratch files outside ``system/`` do not re-grade."""
+    part = task.deployed_folder
+    return workspace_digest(Path(workspace) / part) if part else workspace_digest(workspace)
+
+
 def workspace_digest(workspace: Path) -> str:
     """Hash of every file's path and bytes under ``workspace`` (symlinks by their target text), but
     for the env's own scratch folder (saved ``run`` outputs), which grading never copies.
@@ -277,6 +295,8 @@ def workspace_digest(workspace: Path) -> str:
     episode end it runs before the grade cache can answer, so it must cost less than the grading."""
     h = hashlib.sha256()
     root = os.fspath(workspace)
+    if not os.path.isdir(root):        # e.g. the agent deleted system/: nothing is deployed
+        return h.hexdigest()
 
     def walk(folder: str, rel: str) -> None:
         with os.scandir(folder) as it:
@@ -346,7 +366,7 @@ def shadow_traffic(task: Task, variant: Variant, day: int) -> Any:
 
 def grade_system(task: Task, variant: Variant, workspace: Path, sandbox: str = "auto") -> GradeOutcome:
     """Replay the held-out traffic through ``workspace/system`` and measure the kpi."""
-    key = (task.id, task.content_hash, variant.key, sandbox, workspace_digest(workspace)) if _cache_on(task) else None
+    key = (task.id, task.content_hash, variant.key, sandbox, deployed_digest(task, workspace)) if _cache_on(task) else None
     if key is not None and key in _GRADE_CACHE:
         _GRADE_CACHE.move_to_end(key)
         return copy.deepcopy(_GRADE_CACHE[key])
@@ -381,7 +401,7 @@ _TRIAL_CACHE: OrderedDict[tuple, dict] = OrderedDict()
 
 def run_trial(task: Task, variant: Variant, workspace: Path, day: int, sandbox: str = "auto") -> dict[str, Any]:
     """One trial day of the workspace's system on shadow traffic (``trial.run``), cached like grading."""
-    key = (task.id, task.content_hash, variant.key, sandbox, day, workspace_digest(workspace)) if _cache_on(task) else None
+    key = (task.id, task.content_hash, variant.key, sandbox, day, deployed_digest(task, workspace)) if _cache_on(task) else None
     if key is not None and key in _TRIAL_CACHE:
         return copy.deepcopy(_TRIAL_CACHE[key])
     traffic = shadow_traffic(task, variant, day)

@@ -309,6 +309,8 @@ class Case(Task):
 
     # services, pilots and an LLM gateway may make grading depend on more than the workspace
     deterministic_grading = False
+    # the harness deploys the whole workspace (pilots and services may read beside system/)
+    deployed_folder = None
 
     def module(self, name: str) -> ModuleType:  # type: ignore[override]
         """The task-format modules fdegym calls, implemented over the harness's files."""

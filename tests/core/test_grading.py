@@ -56,3 +56,26 @@ def test_held_out_traffic_copies_are_independent():
     a = grading.held_out_traffic(task, variant)
     b = grading.held_out_traffic(task, variant)
     assert a == b and a is not b
+
+
+def test_a_deployment_receives_system_only_and_the_cache_key_ignores_the_rest(tmp_path):
+    # production gets system/ (the engagement rules say so): a delivered system that reads the
+    # workspace's docs/ or data/ works nowhere but on the agent's machine, so grading must not see them
+    import shutil
+    task = load_task(TINY)
+    variant = task.variant("base")
+    ws = tmp_path / "ws"
+    shutil.copytree(grading.world_snapshot(task, variant), ws)
+    (ws / "notes").mkdir()
+    (ws / "notes" / "todo.md").write_text("look at the logs\n")
+    before = grading.deployed_digest(task, ws)
+    (ws / "notes" / "todo.md").write_text("changed my mind\n")
+    assert grading.deployed_digest(task, ws) == before          # notes are not deployed: same grading
+    with grading.Deployment(task, ws, "none") as deploy:
+        assert sorted(p.name for p in deploy.workspace.iterdir()) == ["system"]
+    (ws / "system" / "extra.py").write_text("X = 1\n")
+    assert grading.deployed_digest(task, ws) != before
+    shutil.rmtree(ws / "system")
+    assert grading.deployed_digest(task, ws) != before          # nothing deployed is a different system
+    with grading.Deployment(task, ws, "none") as deploy:
+        assert list(deploy.workspace.iterdir()) == []

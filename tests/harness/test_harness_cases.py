@@ -158,3 +158,32 @@ def test_validate_all_variants_passes():
     assert report.passed, report.failures
     assert {r.variant for r in report.rows} == {"base", "strict", "anchored"}
     assert any(c["check"].startswith("literal mean") for c in report.cross)
+
+
+def test_a_task_deploys_in_the_warm_sandbox_a_case_was_graded_in(tmp_path, monkeypatch):
+    """A harness case's grading starts sandboxes of its own on the deployed folder (each hands the
+    folder to its uid); the warm sandbox that folder goes back to must own it again before the next
+    deployment, or every call of that deployment is refused (exit 70/127, Permission denied)."""
+    import shutil
+    from fdegym_env.core.registry import load_task
+    from fdegym_env.grading.grade import Deployment
+    from tests.conftest import TINY
+    monkeypatch.setenv("FDEGYM_DEPLOY_POOL", "1")
+    monkeypatch.setenv("FDEGYM_PROCESS", "persistent")
+    from fdegym_env.grading.grade import _POOL
+    env = fdegym_env.FDEGymEnv(task=str(CASE), variant="anchored", sandbox="bwrap")
+    try:
+        env.reset(seed=1)
+        env.step({"tool": "submit"})
+    finally:
+        env.close()
+    warm = [sb for _root, sb in _POOL._idle.get("bwrap", [])]
+    assert warm, "the case's deployment did not go back to the pool: this test would prove nothing"
+    ws = tmp_path / "workspace"
+    shutil.copytree(Path(TINY) / "world", ws)
+    (ws / "system" / "app" / "main.py").write_text("def handle(batch):\n    return ['ok'] * len(batch)\n")
+    with Deployment(load_task(str(TINY)), ws, "bwrap") as d:
+        assert d.sandbox is warm[-1]
+        assert os.stat(d.workspace).st_uid == d.sandbox.uid
+        got = [d.call("app.main", "handle", [1, 2], timeout_s=10) for _ in range(2)]
+    assert [(r.ok, r.value, r.error) for r in got] == [(True, ["ok", "ok"], None)] * 2

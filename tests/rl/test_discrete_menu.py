@@ -112,7 +112,7 @@ def test_ppo_learns_the_tutorial(tmp_path):
     assert res.returncode == 0, res.stderr[-3000:]
     data = json.loads(out.read_text())
     # The tutorial's held-out traffic has subtle cases since issue 17 and the policy no longer sees the
-    # key-fact share: seed 0 reaches about 0.50 (two of four truths solved) where it reached 0.99.
+    # key-fact share: seed 0 reaches about 0.54 (two of four truths solved) where it reached 0.99.
     assert data["final_score"] >= 0.45 and data["final_score"] - data["random_score"] >= 0.4, data
 
 

@@ -99,27 +99,17 @@ class Deployment:
     def __init__(self, task: Task, workspace: Path, sandbox: str = "auto"):
         self.task = task
         self._backend = resolve_backend(sandbox)
-        # What production receives: the workspace's system/ only (task folders), or, for the reference
-        # harness's cases, the whole workspace (their pilots and services may read other folders).
-        part = task.deployed_folder
-        src, into = (Path(workspace) / part, part) if part else (Path(workspace), "")
+        src = deployed_source(task, workspace)
         pooled = _POOL.take(self._backend)
         if pooled is not None:   # a warm sandbox of an earlier deployment, emptied: refill its folder
             self._root, self.sandbox = pooled
-            self.workspace = self._root / "workspace"
-            if self.sandbox.uid is not None:
-                # the folder is the sandbox's again: what ran on it last (a harness case starts sandboxes
-                # of its own on the deployed folder) may have handed it to another uid
-                os.chown(self.workspace, self.sandbox.uid, self.sandbox.uid)
-            if src.is_dir():
-                _copy_into(src, self.workspace / into, self.sandbox.uid)
         else:
-            self._root = Path(tempfile.mkdtemp(prefix="fdegym-deploy-", dir=scratch_dir()))
-            self.workspace = self._root / "workspace"
-            self.workspace.mkdir()
-            if src.is_dir():
-                shutil.copytree(src, self.workspace / into, symlinks=True, dirs_exist_ok=True,
-                                ignore=shutil.ignore_patterns("__pycache__", SCRATCH_DIR), copy_function=copy_file)
+            self._root, self.sandbox = Path(tempfile.mkdtemp(prefix="fdegym-deploy-", dir=scratch_dir())), None
+        self.workspace = self._root / "workspace"
+        self.workspace.mkdir(exist_ok=True)
+        if src.is_dir():
+            _copy_into(src, self.workspace / src.relative_to(Path(workspace)), self.sandbox.uid if self.sandbox else None)
+        if self.sandbox is None:
             self.sandbox = make_sandbox(self._backend)
             self.sandbox.start(self.workspace)
         self.failures: list[str] = []
@@ -240,6 +230,10 @@ class _DeployPool:
                 return False
         try:
             _empty(root / "workspace")
+            if getattr(sandbox, "uid", None) is not None:
+                # the folder is the sandbox's again: what ran on it (a harness case starts sandboxes of its
+                # own on the deployed folder) may have handed it to another uid
+                os.chown(root / "workspace", sandbox.uid, sandbox.uid)
         except OSError:
             return False
         if not sandbox.recycle():
@@ -280,11 +274,17 @@ _GRADE_CACHE_SIZE = 512
 _TRAFFIC_CACHE: OrderedDict[tuple, Any] = OrderedDict()
 
 
-def deployed_digest(task: Task, workspace: Path) -> str:
-    """Hash of what a deployment of ``workspace`` receives (:attr:`Task.deployed_folder`): the key of
-    the grade and trial caches, so notes or scratch files outside ``system/`` do not re-grade."""
+def deployed_source(task: Task, workspace: Path) -> Path:
+    """What production receives of ``workspace``: its ``system/`` (:attr:`Task.deployed_folder`), or,
+    for the reference harness's cases, the whole workspace (their pilots and services read beside it)."""
     part = task.deployed_folder
-    return workspace_digest(Path(workspace) / part) if part else workspace_digest(workspace)
+    return Path(workspace) / part if part else Path(workspace)
+
+
+def deployed_digest(task: Task, workspace: Path) -> str:
+    """Hash of what a deployment of ``workspace`` receives: the key of the grade and trial caches, so
+    notes or scratch files outside ``system/`` do not re-grade."""
+    return workspace_digest(deployed_source(task, workspace))
 
 
 def workspace_digest(workspace: Path) -> str:

@@ -8,7 +8,7 @@ phrase tables into another file type does not make a scenario cheaper.
 
 from __future__ import annotations
 
-import sys
+import argparse
 from pathlib import Path
 
 SKIP = ("world", "briefs", "__pycache__")
@@ -29,7 +29,16 @@ def harness_lines(task_dir: Path) -> int:
     return n
 
 
-if __name__ == "__main__":
-    root = Path(sys.argv[1] if len(sys.argv) > 1 else "tasks")
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m fdegym_env.tasklib.size", description="Lines of each scenario's harness.")
+    ap.add_argument("tasks_folder", nargs="?", default="tasks", help="a folder of task folders (default: tasks)")
+    root = Path(ap.parse_args(argv).tasks_folder)
+    if not root.is_dir():
+        ap.error(f"{root} is not a folder")
     for d in sorted(p for p in root.iterdir() if (p / "task.yaml").is_file()):
         print(f"{d.name:<22} {harness_lines(d):>6}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

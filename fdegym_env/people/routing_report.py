@@ -36,6 +36,7 @@ Usage::
     python -m fdegym_env.people.routing_report --heldout        # the held-out sets, through the engine
     python -m fdegym_env.people.routing_report --set blind2     # any labelled set routing/NAME/, through the engine
     python -m fdegym_env.people.routing_report --tuning         # the tuning sets, through the engine
+    python -m fdegym_env.people.routing_report --set blind7 --router-arg min_about=0.5   # a router setting
     python -m fdegym_env.people.routing_report --misses         # also list what went wrong
     python -m fdegym_env.people.routing_report --routers lexical --json
 
@@ -155,9 +156,10 @@ def classify(tags: list[str], expect: list[str] | str, refer: str | None = None)
 
 
 def evaluate_heldout(spec: dict[str, Any], hset: dict[str, Any], router: str | Router = "lexical",
-                     where: str = "held-out set") -> dict[str, Any]:
-    """Ask every held-out question through a fresh :class:`People` engine; shares per outcome."""
-    r = make_router(router, spec["people"])
+                     where: str = "held-out set", router_kwargs: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Ask every held-out question through a fresh :class:`People` engine; shares per outcome.
+    ``router_kwargs`` go to the router's constructor (e.g. ``{"min_about": 0.5}`` for ``lexical``)."""
+    r = make_router(router, spec["people"], **(router_kwargs or {}))
     topics = {p["id"]: {t["id"] for t in p.get("topics", [])} for p in spec["people"]}
     counts = dict.fromkeys(OUTCOMES, 0)
     rows = []
@@ -240,7 +242,13 @@ def main(argv: list[str] | None = None) -> int:
                     "engine, with the held-out outcomes (off-topic questions expect a don't-know)")
     ap.add_argument("--set", dest="set_name", default=None, metavar="NAME",
                     help="evaluate the labelled set routing/NAME/*.yaml (e.g. blind2) through the engine")
+    ap.add_argument("--router-arg", dest="router_args", action="append", default=[], metavar="KEY=VALUE",
+                    help="a router setting for the engine runs (repeatable), e.g. min_about=0.5")
     a = ap.parse_args(argv)
+    try:
+        a.router_kwargs = parse_router_args(a.router_args)
+    except ValueError as e:
+        ap.error(str(e))
     if a.set_name is not None:
         sets = sorted(p.name for p in (Path(a.tests_dir) / "routing").glob("*/") if p.is_dir())
         if a.set_name not in sets:
@@ -255,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         check_set(spec, rset, name)
         for router in (a.routers or "regex,lexical").split(","):
-            rows.append(dict(evaluate(spec, rset, router.strip()), set=name))
+            rows.append(dict(evaluate(spec, rset, router.strip(), **a.router_kwargs), set=name))
     if a.json:
         print(json.dumps(rows, indent=2))
         return 0
@@ -278,6 +286,27 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def parse_router_args(pairs: list[str]) -> dict[str, Any]:
+    """``["min_about=0.5", "about_lead=none"]`` -> ``{"min_about": 0.5, "about_lead": None}`` (numbers,
+    ``none``/``true``/``false``; anything else stays a string)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise ValueError(f"--router-arg: expected KEY=VALUE with KEY a setting name, got {pair!r}")
+        low = raw.strip().lower()
+        if low in ("none", "null"):
+            out[key.strip()] = None
+        elif low in ("true", "false"):
+            out[key.strip()] = low == "true"
+        else:
+            try:
+                out[key.strip()] = int(raw) if raw.strip().lstrip("-").isdigit() else float(raw)
+            except ValueError:
+                out[key.strip()] = raw
+    return out
+
+
 def _heldout_main(a: argparse.Namespace, folder: str = "heldout") -> int:
     results = []
     from fdegym_env.core.registry import load_task
@@ -285,7 +314,7 @@ def _heldout_main(a: argparse.Namespace, folder: str = "heldout") -> int:
         if a.only and name != a.only:
             continue
         for router in (a.routers or load_task(name).router).split(","):
-            results.append(dict(evaluate_heldout(spec, hset, router.strip(), name), set=name))
+            results.append(dict(evaluate_heldout(spec, hset, router.strip(), name, a.router_kwargs), set=name))
     if a.json:
         print(json.dumps(results, indent=2))
         return 0

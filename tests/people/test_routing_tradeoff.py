@@ -1,0 +1,62 @@
+"""The routing trade-off sweep and router settings from the report's command line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fdegym_env.people.routing_report import main as report_main, parse_router_args
+from fdegym_env.people.routing_tradeoff import main, sweep
+
+QUESTIONS = (
+    'questions:\n'
+    '  - {person: tomasz_wierzbicki, q: "How many urgent jobs a day can your techs take?", expect: [field_cover]}\n'
+    '  - {person: tomasz_wierzbicki, q: "Where is the canteen?", expect: dont_know}\n')
+
+
+@pytest.fixture
+def tests_dir(tmp_path):
+    (tmp_path / "routing" / "mine").mkdir(parents=True)
+    (tmp_path / "routing" / "mine" / "helpdesk_tutorial.yaml").write_text(QUESTIONS)
+    return tmp_path
+
+
+def test_raising_min_about_turns_an_answer_into_dont_know(tests_dir):
+    out = sweep(["mine"], "min_about", [0.35, 5.0], tests_dir)
+    low, high = out["ALL"]
+    assert (low["questions"], low["answerable"]) == (2, 1)
+    assert low["counts"]["on_topic"] == 1 and low["counts"]["dont_know"] == 1
+    assert high["counts"]["on_topic"] == 0 and high["counts"]["missed"] == 1   # nothing covers 5x its words
+    assert out["mine"] == out["ALL"]
+
+
+def test_the_command_prints_json_and_draws_a_png(tests_dir, tmp_path, capsys):
+    png = tmp_path / "t.png"
+    assert main(["--tests-dir", str(tests_dir), "--sets", "mine", "--values", "0.35,5", "--json", "--plot", str(png)]) == 0
+    rows = json.loads(capsys.readouterr().out)["ALL"]
+    assert [r["value"] for r in rows] == [0.35, 5.0]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("argv, msg", [
+    (["--sets", "nope"], "expected folders under"),
+    (["--sets", "mine", "--values", "a,b"], "comma-separated numbers"),
+    (["--sets", "mine", "--param", "no_such_setting"], "no_such_setting"),
+])
+def test_the_command_rejects_bad_input(tests_dir, capsys, argv, msg):
+    with pytest.raises(SystemExit) as exc:
+        main(["--tests-dir", str(tests_dir), "--json", *argv])
+    assert exc.value.code == 2 and msg in capsys.readouterr().err
+
+
+def test_router_args_parse_and_reach_the_router(tests_dir, capsys):
+    assert parse_router_args(["min_about=0.5", "about_lead=none", "rare_df=2", "x=true"]) == \
+        {"min_about": 0.5, "about_lead": None, "rare_df": 2, "x": True}
+    with pytest.raises(ValueError, match="KEY=VALUE"):
+        parse_router_args(["0.5"])
+    shares = []
+    for arg in ("min_about=0.35", "min_about=5"):
+        assert report_main(["--tests-dir", str(tests_dir), "--set", "mine", "--json", "--router-arg", arg]) == 0
+        shares.append(json.loads(capsys.readouterr().out)[0]["shares"]["on_topic"])
+    assert shares == [0.5, 0.0]

@@ -37,6 +37,7 @@ Usage::
     python -m fdegym_env.people.routing_report --set blind2     # any labelled set routing/NAME/, through the engine
     python -m fdegym_env.people.routing_report --tuning         # the tuning sets, through the engine
     python -m fdegym_env.people.routing_report --set blind7 --router-arg min_about=0.5   # a router setting
+    python -m fdegym_env.people.routing_report --set blind7 --agree blind7_second   # two labellers compared
     python -m fdegym_env.people.routing_report --misses         # also list what went wrong
     python -m fdegym_env.people.routing_report --routers lexical --json
 
@@ -182,6 +183,39 @@ def evaluate_heldout(spec: dict[str, Any], hset: dict[str, Any], router: str | R
             "shares": {k: round(v / n, 4) if n else 0.0 for k, v in counts.items()}, "rows": rows}
 
 
+def label_agreement(first: dict[str, Any], second: dict[str, Any], spec: dict[str, Any],
+                    router: str | Router = "lexical", where: str = "labelled set") -> dict[str, Any]:
+    """How two labellers of the same questions agree, and what each makes of the same replies.
+
+    ``labels``: how many questions both call don't-know (``same_refer`` when they refer alike), both
+    label with the same topics (``same_topics``) or overlapping ones, or split topic against don't-know.
+    ``outcomes``: the router's outcome shares under each labelling, and ``wrong_paragraph_both``,
+    the share of questions both call a wrong paragraph (a defect no labelling choice explains)."""
+    qa, qb = first.get("questions") or [], second.get("questions") or []
+    if [(q["person"], q["q"]) for q in qa] != [(q["person"], q["q"]) for q in qb]:
+        raise ValueError(f"{where}: the two labellings must hold the same questions in the same order")
+    r = evaluate_heldout(spec, first, router, where)
+    kinds = dict.fromkeys(("dont_know_same_refer", "dont_know_other_refer", "same_topics", "overlapping_topics",
+                           "disjoint_topics", "topic_vs_dont_know"), 0)
+    ob = dict.fromkeys(OUTCOMES, 0)
+    both_wrong = 0
+    for a, b, row in zip(qa, qb, r["rows"]):
+        ea, eb = a.get("expect"), b.get("expect")
+        if ea == eb == "dont_know":
+            kinds["dont_know_same_refer" if a.get("refer") == b.get("refer") else "dont_know_other_refer"] += 1
+        elif "dont_know" in (ea, eb):
+            kinds["topic_vs_dont_know"] += 1
+        else:
+            kinds["same_topics" if set(ea) == set(eb) else "overlapping_topics" if set(ea) & set(eb) else "disjoint_topics"] += 1
+        second_outcome = classify(row["tags"], eb, b.get("refer"))
+        ob[second_outcome] += 1
+        both_wrong += row["outcome"] == second_outcome == "wrong_paragraph"
+    n = len(qa)
+    return {"questions": n, "labels": kinds, "first": r["shares"],
+            "second": {k: round(v / n, 4) if n else 0.0 for k, v in ob.items()},
+            "wrong_paragraph_both": round(both_wrong / n, 4) if n else 0.0}
+
+
 def as_heldout(rset: dict[str, Any]) -> dict[str, Any]:
     """A tuning set as a held-out set, to measure it through the engine: each labelled question
     expects its topics, each off-topic question a "don't know" (fishing questions are measured by
@@ -242,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
                     "engine, with the held-out outcomes (off-topic questions expect a don't-know)")
     ap.add_argument("--set", dest="set_name", default=None, metavar="NAME",
                     help="evaluate the labelled set routing/NAME/*.yaml (e.g. blind2) through the engine")
+    ap.add_argument("--agree", default=None, metavar="NAME",
+                    help="with --set: compare its labels with routing/NAME/ (the same questions, labelled again)")
     ap.add_argument("--router-arg", dest="router_args", action="append", default=[], metavar="KEY=VALUE",
                     help="a router setting for the engine runs (repeatable), e.g. min_about=0.5")
     a = ap.parse_args(argv)
@@ -254,7 +290,13 @@ def main(argv: list[str] | None = None) -> int:
         if a.set_name not in sets:
             ap.error(f"--set: expected one of the folders under {a.tests_dir}/routing {sets}, got {a.set_name!r}; "
                      f"fix: pass a folder name (not a path) that holds <task>.yaml sets")
+        if a.agree is not None:
+            if a.agree not in sets:
+                ap.error(f"--agree: expected one of the folders under {a.tests_dir}/routing {sets}, got {a.agree!r}")
+            return _agree_main(a)
         return _heldout_main(a, a.set_name)
+    if a.agree is not None:
+        ap.error("--agree needs --set NAME (the first labelling)")
     if a.heldout or a.blind or a.tuning:
         return _heldout_main(a, "blind" if a.blind else "tuning" if a.tuning else "heldout")
     rows = []
@@ -283,6 +325,32 @@ def main(argv: list[str] | None = None) -> int:
         for r in rows:
             for m in r["misses"]:
                 print(f"[{r['set']}/{r['router']}] {m['kind']:<9} {m['person']}: {m['q']!r} want {m['want']} got {m['got']}")
+    return 0
+
+
+def _agree_main(a: argparse.Namespace) -> int:
+    second = {name: h for name, _spec, h in find_heldout_sets(a.tests_dir, a.agree)}
+    rows = []
+    for name, spec, hset in find_heldout_sets(a.tests_dir, a.set_name):
+        if name in second and not (a.only and name != a.only):
+            router = make_router(a.routers or "lexical", spec["people"], **a.router_kwargs)
+            rows.append(dict(label_agreement(hset, second[name], spec, router, name), set=name))
+    if a.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    if not rows:
+        print(f"no task has both routing/{a.set_name}/ and routing/{a.agree}/", file=sys.stderr)
+        return 1
+    n = sum(r["questions"] for r in rows)
+    total = {k: sum(r["labels"][k] for r in rows) for k in rows[0]["labels"]}
+    print(f"{a.set_name} against {a.agree}: {n} questions over {len(rows)} tasks")
+    for k, v in total.items():
+        print(f"  {k:<24} {v:>5} {v / n:>7.1%}")
+    for which, label in (("first", a.set_name), ("second", a.agree)):
+        shares = {o: sum(r[which][o] * r["questions"] for r in rows) / n for o in OUTCOMES}
+        print(f"  outcomes under {label}: " + " ".join(f"{o} {v:.1%}" for o, v in shares.items()))
+    both = sum(r["wrong_paragraph_both"] * r["questions"] for r in rows) / n
+    print(f"  wrong paragraph under both labellings: {both:.1%}")
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -60,3 +61,38 @@ def test_router_args_parse_and_reach_the_router(tests_dir, capsys):
         assert report_main(["--tests-dir", str(tests_dir), "--set", "mine", "--json", "--router-arg", arg]) == 0
         shares.append(json.loads(capsys.readouterr().out)[0]["shares"]["on_topic"])
     assert shares == [0.5, 0.0]
+
+
+def test_two_labellings_compared(tests_dir, capsys):
+    from fdegym_env.core.registry import load_task
+    from fdegym_env.people.routing_report import label_agreement, load_yaml
+    (tests_dir / "routing" / "again").mkdir()
+    # the second labeller calls the answered question a don't-know: the same reply becomes a wrong paragraph
+    (tests_dir / "routing" / "again" / "helpdesk_tutorial.yaml").write_text(QUESTIONS.replace("expect: [field_cover]", "expect: dont_know"))
+    task = load_task("helpdesk_tutorial")
+    spec = task.people_spec(task.variant("base"))
+    first = load_yaml(tests_dir / "routing" / "mine" / "helpdesk_tutorial.yaml")
+    second = load_yaml(tests_dir / "routing" / "again" / "helpdesk_tutorial.yaml")
+    r = label_agreement(first, second, spec)
+    assert r["labels"]["topic_vs_dont_know"] == 1 and r["labels"]["dont_know_same_refer"] == 1
+    assert (r["first"]["wrong_paragraph"], r["second"]["wrong_paragraph"], r["wrong_paragraph_both"]) == (0.0, 0.5, 0.0)
+    assert label_agreement(first, first, spec)["wrong_paragraph_both"] == 0.0
+    with pytest.raises(ValueError, match="same questions"):
+        label_agreement(first, {"questions": first["questions"][:1]}, spec)
+    assert report_main(["--tests-dir", str(tests_dir), "--set", "mine", "--agree", "again"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"topic_vs_dont_know +1 +50.0%", out) and "wrong paragraph under both labellings: 0.0%" in out
+    with pytest.raises(SystemExit):
+        report_main(["--tests-dir", str(tests_dir), "--agree", "again"])
+    assert "--agree needs --set" in capsys.readouterr().err
+
+
+def test_the_second_blind7_labelling_holds_the_same_questions():
+    from pathlib import Path
+    from fdegym_env.people.routing_report import load_yaml
+    root = Path(__file__).resolve().parents[1] / "routing"
+    firsts = sorted((root / "blind7").glob("*.yaml"))
+    assert len(firsts) == 10
+    for p in firsts:
+        a, b = load_yaml(p)["questions"], load_yaml(root / "blind7_second" / p.name)["questions"]
+        assert [(q["person"], q["q"]) for q in a] == [(q["person"], q["q"]) for q in b], p.name

@@ -306,12 +306,9 @@ def main(argv: list[str] | None = None) -> int:
         check_set(spec, rset, name)
         for router in (a.routers or "regex,lexical").split(","):
             rows.append(dict(evaluate(spec, rset, router.strip(), **a.router_kwargs), set=name))
-    if a.json:
-        print(json.dumps(rows, indent=2))
-        return 0
-    if not rows:
-        print(f"no routing sets found under {a.tests_dir}/routing or {a.tests_dir}/people/data", file=sys.stderr)
-        return 1
+    done = _json_or_empty(rows, a.json, f"no routing sets found under {a.tests_dir}/routing or {a.tests_dir}/people/data")
+    if done is not None:
+        return done
     print(f"{'set':<22} {'router':<8} {'questions':>9} {'precision':>9} {'recall':>7} {'fishing matched':>16} {'released':>8}")
     for r in rows:
         print(f"{r['set']:<22} {r['router']:<8} {r['questions']:>9} {r['precision']:>9.3f} {r['recall']:>7.3f} "
@@ -328,6 +325,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _json_or_empty(rows: list[dict[str, Any]], as_json: bool, empty: str) -> int | None:
+    """The exit code once ``rows`` are printed as JSON (0) or found empty (1, ``empty`` on stderr);
+    None when the caller prints its table."""
+    if as_json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    if not rows:
+        print(empty, file=sys.stderr)
+        return 1
+    return None
+
+
 def _agree_main(a: argparse.Namespace) -> int:
     second = {name: h for name, _spec, h in find_heldout_sets(a.tests_dir, a.agree)}
     rows = []
@@ -335,12 +344,9 @@ def _agree_main(a: argparse.Namespace) -> int:
         if name in second and not (a.only and name != a.only):
             router = make_router(a.routers or "lexical", spec["people"], **a.router_kwargs)
             rows.append(dict(label_agreement(hset, second[name], spec, router, name), set=name))
-    if a.json:
-        print(json.dumps(rows, indent=2))
-        return 0
-    if not rows:
-        print(f"no task has both routing/{a.set_name}/ and routing/{a.agree}/", file=sys.stderr)
-        return 1
+    done = _json_or_empty(rows, a.json, f"no task has both routing/{a.set_name}/ and routing/{a.agree}/")
+    if done is not None:
+        return done
     n = sum(r["questions"] for r in rows)
     total = {k: sum(r["labels"][k] for r in rows) for k in rows[0]["labels"]}
     print(f"{a.set_name} against {a.agree}: {n} questions over {len(rows)} tasks")
@@ -383,12 +389,9 @@ def _heldout_main(a: argparse.Namespace, folder: str = "heldout") -> int:
             continue
         for router in (a.routers or load_task(name).router).split(","):
             results.append(dict(evaluate_heldout(spec, hset, router.strip(), name, a.router_kwargs), set=name))
-    if a.json:
-        print(json.dumps(results, indent=2))
-        return 0
-    if not results:
-        print(f"no held-out sets under {a.tests_dir}/routing/{folder}", file=sys.stderr)
-        return 1
+    done = _json_or_empty(results, a.json, f"no held-out sets under {a.tests_dir}/routing/{folder}")
+    if done is not None:
+        return done
     print(f"{'set':<22} {'router':<8} {'questions':>9} " + " ".join(f"{o:>15}" for o in OUTCOMES))
     for r in results:
         print(f"{r['set']:<22} {r['router']:<8} {r['questions']:>9} " + " ".join(f"{r['shares'][o]:>15.1%}" for o in OUTCOMES))

@@ -190,7 +190,9 @@ def label_agreement(first: dict[str, Any], second: dict[str, Any], spec: dict[st
     ``labels``: how many questions both call don't-know (``same_refer`` when they refer alike), both
     label with the same topics (``same_topics``) or overlapping ones, or split topic against don't-know.
     ``outcomes``: the router's outcome shares under each labelling, and ``wrong_paragraph_both``,
-    the share of questions both call a wrong paragraph (a defect no labelling choice explains)."""
+    the share of questions both call a wrong paragraph (a defect no labelling choice explains).
+    ``first_as_router``/``second_as_router``: one labelling scored as replies against the other (the
+    floor a router that reads as carefully as a labeller meets)."""
     qa, qb = first.get("questions") or [], second.get("questions") or []
     if [(q["person"], q["q"]) for q in qa] != [(q["person"], q["q"]) for q in qb]:
         raise ValueError(f"{where}: the two labellings must hold the same questions in the same order")
@@ -211,9 +213,21 @@ def label_agreement(first: dict[str, Any], second: dict[str, Any], spec: dict[st
         ob[second_outcome] += 1
         both_wrong += row["outcome"] == second_outcome == "wrong_paragraph"
     n = len(qa)
-    return {"questions": n, "labels": kinds, "first": r["shares"],
-            "second": {k: round(v / n, 4) if n else 0.0 for k, v in ob.items()},
-            "wrong_paragraph_both": round(both_wrong / n, 4) if n else 0.0}
+    share = lambda counts: {k: round(v / n, 4) if n else 0.0 for k, v in counts.items()}  # noqa: E731
+    return {"questions": n, "labels": kinds, "first": r["shares"], "second": share(ob),
+            "wrong_paragraph_both": round(both_wrong / n, 4) if n else 0.0,
+            "first_as_router": share(_as_router(qa, qb)), "second_as_router": share(_as_router(qb, qa))}
+
+
+def _as_router(router_labels: list[dict[str, Any]], labels: list[dict[str, Any]]) -> dict[str, int]:
+    """Outcome counts when one labeller's answers are the replies and the other's the labels: what a
+    router that reads as carefully as a labeller would score."""
+    counts = dict.fromkeys(OUTCOMES, 0)
+    for said, want in zip(router_labels, labels):
+        e = said.get("expect")
+        tags = list(e) if isinstance(e, list) else ["dont_know"] + ([f"refer:{said['refer']}"] if said.get("refer") else [])
+        counts[classify(tags, want.get("expect"), want.get("refer"))] += 1
+    return counts
 
 
 def as_heldout(rset: dict[str, Any]) -> dict[str, Any]:
@@ -357,6 +371,9 @@ def _agree_main(a: argparse.Namespace) -> int:
         print(f"  outcomes under {label}: " + " ".join(f"{o} {v:.1%}" for o, v in shares.items()))
     both = sum(r["wrong_paragraph_both"] * r["questions"] for r in rows) / n
     print(f"  wrong paragraph under both labellings: {both:.1%}")
+    for which, label, other in (("first_as_router", a.set_name, a.agree), ("second_as_router", a.agree, a.set_name)):
+        shares = {o: sum(r[which][o] * r["questions"] for r in rows) / n for o in OUTCOMES}
+        print(f"  {label} as the router, {other} as labels: " + " ".join(f"{o} {v:.1%}" for o, v in shares.items()))
     return 0
 
 

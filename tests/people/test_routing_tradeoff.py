@@ -76,7 +76,13 @@ def test_two_labellings_compared(tests_dir, capsys):
     r = label_agreement(first, second, spec)
     assert r["labels"]["topic_vs_dont_know"] == 1 and r["labels"]["dont_know_same_refer"] == 1
     assert (r["first"]["wrong_paragraph"], r["second"]["wrong_paragraph"], r["wrong_paragraph_both"]) == (0.0, 0.5, 0.0)
-    assert label_agreement(first, first, spec)["wrong_paragraph_both"] == 0.0
+    # each labelling as the replies, the other as labels: the first answers what the second calls unknown
+    assert (r["first_as_router"]["wrong_paragraph"], r["second_as_router"]["missed"]) == (0.5, 0.5)
+    assert r["first_as_router"]["dont_know"] == r["second_as_router"]["dont_know"] == 0.5
+    same = label_agreement(first, first, spec)
+    assert same["wrong_paragraph_both"] == 0.0
+    assert same["first_as_router"] == {"on_topic": 0.5, "dont_know": 0.5, "wrong_referral": 0.0, "missed": 0.0,
+                                       "wrong_paragraph": 0.0}
     with pytest.raises(ValueError, match="same questions"):
         label_agreement(first, {"questions": first["questions"][:1]}, spec)
     assert report_main(["--tests-dir", str(tests_dir), "--set", "mine", "--agree", "again"]) == 0

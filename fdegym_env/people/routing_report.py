@@ -187,10 +187,11 @@ def label_agreement(first: dict[str, Any], second: dict[str, Any], spec: dict[st
                     router: str | Router = "lexical", where: str = "labelled set") -> dict[str, Any]:
     """How two labellers of the same questions agree, and what each makes of the same replies.
 
-    ``labels``: how many questions both call don't-know (``same_refer`` when they refer alike), both
-    label with the same topics (``same_topics``) or overlapping ones, or split topic against don't-know.
-    ``outcomes``: the router's outcome shares under each labelling, and ``wrong_paragraph_both``,
-    the share of questions both call a wrong paragraph (a defect no labelling choice explains).
+    ``labels``: how many questions both call don't-know (``dont_know_same_refer`` when they refer
+    alike), both label with the same topics (``same_topics``) or overlapping ones, or split topic
+    against don't-know. ``first``/``second``: the router's outcome shares under each labelling;
+    ``wrong_paragraph_both``: the share of questions both call a wrong paragraph (a defect no
+    labelling choice explains).
     ``first_as_router``/``second_as_router``: one labelling scored as replies against the other (the
     floor a router that reads as carefully as a labeller meets)."""
     qa, qb = first.get("questions") or [], second.get("questions") or []

@@ -180,7 +180,7 @@ def evaluate_heldout(spec: dict[str, Any], hset: dict[str, Any], router: str | R
                      "outcome": outcome, "reply": res.reply})
     n = len(rows)
     return {"router": getattr(r, "name", str(router)), "questions": n, "counts": counts,
-            "shares": {k: round(v / n, 4) if n else 0.0 for k, v in counts.items()}, "rows": rows}
+            "shares": _shares(counts), "rows": rows}
 
 
 def label_agreement(first: dict[str, Any], second: dict[str, Any], spec: dict[str, Any],
@@ -214,10 +214,15 @@ def label_agreement(first: dict[str, Any], second: dict[str, Any], spec: dict[st
         ob[second_outcome] += 1
         both_wrong += row["outcome"] == second_outcome == "wrong_paragraph"
     n = len(qa)
-    share = lambda counts: {k: round(v / n, 4) if n else 0.0 for k, v in counts.items()}  # noqa: E731
-    return {"questions": n, "labels": kinds, "first": r["shares"], "second": share(ob),
+    return {"questions": n, "labels": kinds, "first": r["shares"], "second": _shares(ob),
             "wrong_paragraph_both": round(both_wrong / n, 4) if n else 0.0,
-            "first_as_router": share(_as_router(qa, qb)), "second_as_router": share(_as_router(qb, qa))}
+            "first_as_router": _shares(_as_router(qa, qb)), "second_as_router": _shares(_as_router(qb, qa))}
+
+
+def _shares(counts: dict[str, int]) -> dict[str, float]:
+    """Each outcome's share of all the counted questions, to four places."""
+    n = sum(counts.values())
+    return {k: round(v / n, 4) if n else 0.0 for k, v in counts.items()}
 
 
 def _as_router(router_labels: list[dict[str, Any]], labels: list[dict[str, Any]]) -> dict[str, int]:
@@ -252,6 +257,11 @@ def find_heldout_sets(tests_dir: str | Path = "tests", folder: str = "heldout") 
         data = load_yaml(path) or {}
         out.append((path.stem, task.people_spec(task.variant("base")), as_heldout(data) if tuning else data))
     return out
+
+
+def labelled_sets(tests_dir: str | Path = "tests") -> list[str]:
+    """The names of the labelled-set folders under ``<tests_dir>/routing`` (``heldout``, ``blind2``, ...)."""
+    return sorted(p.name for p in (Path(tests_dir) / "routing").glob("*/") if p.is_dir())
 
 
 def find_sets(tests_dir: str | Path = "tests", strict: bool = False) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
@@ -301,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         ap.error(str(e))
     if a.set_name is not None:
-        sets = sorted(p.name for p in (Path(a.tests_dir) / "routing").glob("*/") if p.is_dir())
+        sets = labelled_sets(a.tests_dir)
         if a.set_name not in sets:
             ap.error(f"--set: expected one of the folders under {a.tests_dir}/routing {sets}, got {a.set_name!r}; "
                      f"fix: pass a folder name (not a path) that holds <task>.yaml sets")

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from fdegym_env.people.routing_report import OUTCOMES, evaluate_heldout, find_heldout_sets
+from fdegym_env.people.routing_report import OUTCOMES, evaluate_heldout, find_heldout_sets, labelled_sets
 
 
 def sweep(sets: list[str], param: str, values: list[float], tests_dir: str | Path = "tests",
@@ -34,11 +34,10 @@ def sweep(sets: list[str], param: str, values: list[float], tests_dir: str | Pat
                   for s in sets}
     answerable["ALL"] = sum(answerable.values())
     out: dict[str, list[dict[str, Any]]] = {s: [] for s in [*sets, "ALL"]}
-    steps = [(v, s) for v in values for s in sets]
     bar = None
     if progress:
         from tqdm import tqdm
-        bar = tqdm(total=len(steps), desc=f"sweeping {param}", unit="set", file=sys.stderr)
+        bar = tqdm(total=len(values) * len(sets), desc=f"sweeping {param}", unit="set", file=sys.stderr)
     for v in values:
         total = dict.fromkeys(OUTCOMES, 0)
         for s in sets:
@@ -118,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     sets = [s.strip() for s in a.sets.split(",") if s.strip()]
-    have = sorted(p.name for p in (Path(a.tests_dir) / "routing").glob("*/") if p.is_dir())
+    have = labelled_sets(a.tests_dir)
     unknown = [s for s in sets if s not in have]
     if not sets or unknown:
         ap.error(f"--sets: expected folders under {a.tests_dir}/routing {have}, got {unknown or a.sets!r}")

@@ -191,8 +191,18 @@ def commands() -> list[Command]:
     ]
 
 
+def _version() -> str:
+    """The installed distribution's version (no heavy imports: ``--version`` answers at once)."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("fdegym")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fdegym", description="FDE-Gym delivery tasks as Gymnasium environments.")
+    parser.add_argument("--version", action="version", version=f"fdegym {_version()}")
     sub = parser.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
     for c in commands():
         p = sub.add_parser(c.name, help=c.help, description=c.help)

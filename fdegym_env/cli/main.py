@@ -188,6 +188,7 @@ def commands() -> list[Command]:
         _cmd("sandbox", cli_sandbox._sandbox_setup, cli_sandbox.cmd_sandbox),
         _cmd("cases", cases_cli._setup, cases_cli.cmd_cases),
         _cmd("serve", cli_serve._setup, cli_serve.cmd_serve),
+        _cmd("serve-env", cli_serve._env_setup, cli_serve.cmd_serve_env),
     ]
 
 

@@ -118,8 +118,9 @@ class Deployment:
         self.not_deployed: list[str] = []   # what the delivered folder held that could not be copied
         if src.is_dir():
             try:
-                self.not_deployed = _copy_into(src, self.workspace / src.relative_to(Path(workspace)),
-                                               self.sandbox.uid if self.sandbox else None)
+                part = src.relative_to(Path(workspace))
+                skipped = _copy_into(src, self.workspace / part, self.sandbox.uid if self.sandbox else None)
+                self.not_deployed = [f"{part.as_posix()}/{s}" if part.parts else s for s in skipped]
             except TreeTooLarge:
                 self._discard()
                 raise UndeployableDelivery(f"{src.name}/ holds more than {MAX_DELIVERY_BYTES:,} bytes of files; "

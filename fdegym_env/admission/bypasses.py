@@ -145,7 +145,7 @@ def _deep_tree(ws: Path, params: dict, entry_points: tuple[EntryPoint, ...]) -> 
 
 def _huge_file(ws: Path, params: dict, entry_points: tuple[EntryPoint, ...]) -> None:
     """a sparse file one byte over what a delivery may hold (an incident: undeployable)"""
-    from fdegym_env.grading.grade import MAX_DELIVERY_BYTES
+    from fdegym_env.core.workspace import MAX_DELIVERY_BYTES
     with open(ws / "system" / "_bypass_huge.bin", "wb") as f:
         f.truncate(MAX_DELIVERY_BYTES + 1)
 

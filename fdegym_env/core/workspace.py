@@ -23,6 +23,7 @@ RUN_OUTPUT_DIR = SCRATCH_DIR + "/run"  # whole outputs of `run` commands whose o
 MAX_PATH_CHARS = 1024                # a path the file tools accept: characters ...
 MAX_PATH_DEPTH = 64                  # ... and folder levels
 MAX_NAME_BYTES = 255                 # one file or folder name (the file system's own limit)
+MAX_DELIVERY_BYTES = 1 << 30         # bytes of files a delivered folder may hold; more is not deployed
 
 
 class PathError(ValueError):

@@ -40,14 +40,13 @@ from fdegym_env.core.fstree import TreeTooLarge, copy_tree, remove_tree, walk_tr
 from fdegym_env.core.paths import cache_dir, scratch_dir
 from fdegym_env.sandbox import make_sandbox, resolve_backend
 from fdegym_env.core.task import Task, Variant
-from fdegym_env.core.workspace import SCRATCH_DIR, copy_file, world_snapshot
+from fdegym_env.core.workspace import MAX_DELIVERY_BYTES, SCRATCH_DIR, copy_file, world_snapshot
 
 log = logging.getLogger(__name__)
 
 RESOLVED_AT = 0.8
 CALL_TIMEOUT_S = 10.0
 RESULT_CAP = 32 << 20
-MAX_DELIVERY_BYTES = 1 << 30   # bytes of files a delivery may hold; more is not deployed
 _MARK = "\x1e\x1eFDEGYM-RESULT\x1e\x1e"
 _DRIVER = r"""
 import importlib, json, sys, traceback

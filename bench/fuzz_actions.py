@@ -2,8 +2,8 @@
 
 Checks, per action: no exception, no hang (a per-step wall limit), an observation inside the space;
 per episode: it ends with ``info["result"]`` (a submit is forced at the end); per rejected action:
-the workspace is unchanged (digest before == after); after ``close``: no ``fdegym-*`` folder this
-process created is left in the episode, scratch or /dev/shm roots.
+the workspace is unchanged (digest before == after); after ``close``: nothing is left in the run's
+private episode and scratch root (``FDEGYM_WORKDIR``/``FDEGYM_SCRATCH``).
 
     python bench/fuzz_actions.py                       # the full run: 2,000 actions on each of the ten tasks
     python bench/fuzz_actions.py --actions 50 --tasks tiny   # a quick slice (tests/reliability runs one)
@@ -25,6 +25,7 @@ import numpy as np
 
 import fdegym_env  # noqa: F401  (registers the tasks)
 from fdegym_env.core.actions import TOOL_NAMES, ReadFile, Wait
+from fdegym_env.core.fstree import remove_tree
 from fdegym_env.core.registry import list_tasks
 from fdegym_env.grading.grade import workspace_digest
 
@@ -104,30 +105,43 @@ class FuzzReport:
                     or self.leftovers)
 
 
-def _roots() -> list[Path]:
-    from fdegym_env.core.paths import episodes_dir, scratch_dir
-    return list({Path(episodes_dir()), Path(scratch_dir()), Path("/dev/shm"), Path(tempfile.gettempdir())})
-
-
-def _ours() -> set[Path]:
-    out = set()
-    for root in _roots():
-        try:
-            out |= {p for p in root.iterdir() if p.name.startswith("fdegym-") and p.stat().st_uid == os.geteuid()}
-        except OSError:
-            pass
-    return out
+def _private_root() -> Path:
+    """A folder of this run's own for episode workspaces and deployments (``FDEGYM_WORKDIR``,
+    ``FDEGYM_SCRATCH``): other fdegym processes on the machine cannot be mistaken for our leftovers."""
+    base = Path("/dev/shm") if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+    root = Path(tempfile.mkdtemp(prefix="fuzz-actions-", dir=base))
+    root.chmod(0o711)   # a sandbox's own uid must pass through to its workspace
+    return root
 
 
 def fuzz(tasks: list[str], actions_per_task: int, seed: int = 0, step_limit_s: float = 60.0,
          episode_len: int = 25) -> FuzzReport:
     """Run ``actions_per_task`` fuzzed actions on each task, in episodes of ``episode_len`` steps."""
-    from fdegym_env import FDEGymEnv
     from fdegym_env.grading.grade import _POOL
     rep = FuzzReport()
     rng = random.Random(seed)
-    before = _ours()
+    root = _private_root()
+    saved = {k: os.environ.get(k) for k in ("FDEGYM_WORKDIR", "FDEGYM_SCRATCH")}
+    os.environ["FDEGYM_WORKDIR"] = os.environ["FDEGYM_SCRATCH"] = str(root)
     t0 = time.monotonic()
+    try:
+        _fuzz_tasks(rep, rng, tasks, actions_per_task, step_limit_s, episode_len)
+    finally:
+        _POOL.close()
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    rep.leftovers = sorted(str(p) for p in root.iterdir())
+    remove_tree(root)
+    rep.seconds = round(time.monotonic() - t0, 1)
+    return rep
+
+
+def _fuzz_tasks(rep: FuzzReport, rng: random.Random, tasks: list[str], actions_per_task: int, step_limit_s: float,
+                episode_len: int) -> None:
+    from fdegym_env import FDEGymEnv
     for task in tasks:
         done_here = 0
         while done_here < actions_per_task:
@@ -171,10 +185,6 @@ def fuzz(tasks: list[str], actions_per_task: int, seed: int = 0, step_limit_s: f
                     env.close()
                 except Exception as e:   # noqa: BLE001
                     rep.exceptions.append(f"{task}: close raised {type(e).__name__}: {e!s:.200}")
-    _POOL.close()
-    rep.leftovers = sorted(str(p) for p in _ours() - before)
-    rep.seconds = round(time.monotonic() - t0, 1)
-    return rep
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -32,32 +32,55 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from fdegym_env.core.actions import Action
+from fdegym_env.core.actions import Action, describe
 
 REWARD_TOL = 1e-9
+MAX_DEPTH = 100          # deeper values are recorded by a short repr (an agent may send "[[[[..." of any depth)
+MAX_INT_BITS = 4000      # larger ints too: Python will not print more than 4300 digits
 
 
-def jsonable(x: Any) -> Any:
-    """A JSON-safe copy of ``x`` (numpy values become Python values, unknown objects their repr)."""
-    if isinstance(x, Action):
-        return x.to_dict()
-    if dataclasses.is_dataclass(x) and not isinstance(x, type) and hasattr(type(x), "tool"):
-        return {"tool": type(x).tool, **{k: v for k, v in dataclasses.asdict(x).items() if v is not None}}
-    if isinstance(x, dict):
-        return {str(k): jsonable(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [jsonable(v) for v in x]
-    if isinstance(x, np.ndarray):
-        return jsonable(x.tolist())
-    if isinstance(x, np.generic):
-        return x.item()
-    if isinstance(x, float) and not math.isfinite(x):
-        return str(x)
-    if x is None or isinstance(x, (str, int, float, bool)):
-        return x
-    if isinstance(x, Path):
-        return str(x)
-    return {"__repr__": repr(x)}
+def jsonable(x: Any, _depth: int = 0) -> Any:
+    """A JSON-safe copy of ``x`` (numpy values become Python values, unknown objects their repr).
+    Never raises: values too deep, too big or unreadable become ``{"__repr__": ...}``."""
+    if _depth > MAX_DEPTH:
+        return {"__repr__": describe(x)}
+    try:
+        d = _depth + 1
+        if isinstance(x, Action):
+            return jsonable(x.to_dict(), d)
+        if dataclasses.is_dataclass(x) and not isinstance(x, type) and hasattr(type(x), "tool"):
+            fields = {f.name: getattr(x, f.name, None) for f in dataclasses.fields(x)}   # no deep copy
+            return {"tool": type(x).tool, **{k: jsonable(v, d) for k, v in fields.items() if v is not None}}
+        if isinstance(x, dict):
+            return {str(k): jsonable(v, d) for k, v in x.items()}
+        if isinstance(x, (list, tuple)):
+            return [jsonable(v, d) for v in x]
+        if isinstance(x, np.ndarray):
+            return jsonable(x.tolist(), d) if x.dtype != object else [jsonable(v, d) for v in x.reshape(-1)]
+        if isinstance(x, np.generic):
+            return jsonable(x.item(), d)
+        if isinstance(x, float) and not math.isfinite(x):
+            return str(x)
+        if isinstance(x, int) and not isinstance(x, bool) and x.bit_length() > MAX_INT_BITS:
+            return {"__repr__": f"<int of {x.bit_length()} bits>"}
+        if x is None or isinstance(x, (str, int, float, bool)):
+            return x
+        if isinstance(x, Path):
+            return str(x)
+    except Exception:   # RecursionError included: a value that cannot be walked is recorded by its repr
+        pass
+    return {"__repr__": describe(x)}
+
+
+def json_line(rec: Any) -> str:
+    """One JSON line for ``rec``: readable UTF-8 where it can be, ``\\uXXXX`` escapes where the text
+    holds lone surrogates (which UTF-8 cannot hold; ``json.loads`` reads them back the same)."""
+    line = json.dumps(jsonable(rec), ensure_ascii=False, sort_keys=True)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        line = json.dumps(jsonable(rec), ensure_ascii=True, sort_keys=True)
+    return line
 
 
 def _obs_record(obs: dict) -> dict[str, Any]:
@@ -89,7 +112,13 @@ class Recorder(gym.Wrapper):
         self._annotations: dict[str, Any] = {}
 
     def _write(self, rec: dict[str, Any]) -> None:
-        self._fh.write(json.dumps(jsonable(rec), ensure_ascii=False, sort_keys=True) + "\n")
+        """Write one line; never raises over what the agent sent (the step already ran and was charged)."""
+        try:
+            line = json_line(rec)
+        except (ValueError, TypeError, RecursionError):   # last resort: every value by its short repr
+            line = json_line({k: v if isinstance(v, (int, float, bool, type(None))) else {"__repr__": describe(v)}
+                              for k, v in rec.items()})
+        self._fh.write(line + "\n")
         self._fh.flush()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):

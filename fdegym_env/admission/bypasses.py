@@ -9,6 +9,8 @@ row if that marker appears in the incidents, even though the crash itself caps t
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import Callable
 
@@ -77,6 +79,84 @@ def _empty_system(ws: Path) -> None:
     import shutil
     shutil.rmtree(ws / "system")
     (ws / "system").mkdir()
+
+
+def _entry_folders(ws: Path, entry_points: tuple[EntryPoint, ...]) -> list[Path]:
+    """``system/`` and the folder of every entry module: where odd files would trip a deployment."""
+    out = [ws / "system"]
+    for ep in entry_points:
+        folder = module_file(ws, ep.module).parent
+        if folder.is_dir() and folder not in out:
+            out.append(folder)
+    return out
+
+
+def _special(kind: str, doc: str) -> Callable:
+    """A strategy that puts a special file (named pipe, socket, device) in system/ and beside every
+    entry module."""
+    def make(path: Path) -> None:
+        if kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "socket":
+            os.mknod(path, 0o600 | stat.S_IFSOCK)
+        else:   # needs CAP_MKNOD (root on the host); a non-root validate makes a pipe in its place
+            try:
+                os.mknod(path, 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+            except PermissionError:
+                os.mkfifo(path)
+
+    def apply(ws: Path, params: dict, entry_points: tuple[EntryPoint, ...]) -> None:
+        for folder in _entry_folders(ws, entry_points):
+            make(folder / f"_bypass_{kind}")
+    apply.__doc__ = doc
+    return apply
+
+
+def _odd_names(ws: Path, params: dict, entry_points: tuple[EntryPoint, ...]) -> None:
+    """file and folder names that are not UTF-8, hold newlines, tabs, dashes, emoji"""
+    for folder in _entry_folders(ws, entry_points):
+        for raw in (b"bad\xffname.py", b"\xfe\xfd", b"line\nbreak.txt", b"-rf", b" lead space", b"tab\there",
+                    "emoji_\U0001f600.py".encode("utf-8"), b"bad\xffdir"):
+            path = os.fsencode(folder) + b"/" + raw
+            with open(path, "wb") as f:
+                f.write(b"x = 1\n")
+        (folder / os.fsdecode(b"dir\xff")).mkdir()
+        (folder / os.fsdecode(b"dir\xff") / os.fsdecode(b"inner\xfe.py")).write_bytes(b"y = 2\n")
+
+
+DEEP_TREE_LEVELS = 1200   # past Python's default recursion limit: a recursive walker (copytree, rmtree) fails
+
+
+def _deep_tree(ws: Path, params: dict, entry_points: tuple[EntryPoint, ...]) -> None:
+    """a folder 1,200 levels deep in system/ (past Python's recursion limit), a file at the bottom"""
+    fd = os.open(ws / "system", os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(DEEP_TREE_LEVELS):
+            os.mkdir("d", dir_fd=fd)
+            nfd = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = nfd
+        leaf = os.open("bottom.py", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+        os.write(leaf, b"x = 1\n")
+        os.close(leaf)
+    finally:
+        os.close(fd)
+
+
+def _huge_file(ws: Path, params: dict, entry_points: tuple[EntryPoint, ...]) -> None:
+    """a sparse file one byte over what a delivery may hold (an incident: undeployable)"""
+    from fdegym_env.core.workspace import MAX_DELIVERY_BYTES
+    with open(ws / "system" / "_bypass_huge.bin", "wb") as f:
+        f.truncate(MAX_DELIVERY_BYTES + 1)
+
+
+def _symlinks(ws: Path, params: dict, entry_points: tuple[EntryPoint, ...]) -> None:
+    """symlinks out of the delivery (host files, the workspace, nowhere), looping, and to itself"""
+    for folder in _entry_folders(ws, entry_points):
+        links = {"_out_passwd": "/etc/passwd", "_out_root": "/", "_out_workspace": "..", "_out_host": str(ws),
+                 "_dangling": "/nonexistent/fdegym", "_loop_a": "_loop_b", "_loop_b": "_loop_a", "_self": "."}
+        for name, target in links.items():
+            os.symlink(target, folder / name)
 
 
 # glob('/missing/**', recursive=True) yields '/missing/' on some Pythons: keep only what exists
@@ -160,4 +240,13 @@ GENERIC_BYPASSES: dict[str, Callable] = {
     "delete_non_system": _files(_delete_non_system, "deletes everything in the workspace but system/"),
     "drop_score_files": _files(_drop_score_files, "writes score/result files claiming a perfect run"),
     "empty_system": _files(_empty_system, "deletes the whole system"),
+    # --- odd files in the delivered folder: grading copies what it can and always ends with a result ----
+    "special_fifo": _special("fifo", "named pipes in system/ and beside every entry module"),
+    "special_socket": _special("socket", "socket files in system/ and beside every entry module"),
+    "special_device": _special("device", "device files (/dev/null's numbers) in system/ and beside every entry module"),
+    "odd_names": _odd_names,
+    "deep_tree": _deep_tree,
+    "huge_file": _huge_file,
+    "symlinks": _symlinks,
 }
+

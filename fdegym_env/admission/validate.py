@@ -28,6 +28,7 @@ from typing import Any, Callable
 
 from fdegym_env.grading.grade import (GradeOutcome, anchor_cache_path, apply_solution, grade_system, save_anchors,
                                 score)
+from fdegym_env.core.fstree import remove_tree
 from fdegym_env.core.paths import scratch_dir
 from fdegym_env.sandbox import resolve_backend
 from fdegym_env.core.task import Task, Variant
@@ -91,7 +92,8 @@ def _kind(name: str) -> str:
 def _grade_workspace(task: Task, variant: Variant, solution: str | Callable | None, params: dict,
                      sandbox: str) -> GradeOutcome:
     """Grade the variant's world with ``solution`` applied (None: as found)."""
-    with tempfile.TemporaryDirectory(prefix="fdegym-validate-", dir=scratch_dir()) as tmp:
+    tmp = tempfile.mkdtemp(prefix="fdegym-validate-", dir=scratch_dir())
+    try:   # removed without recursion: a solution may leave a folder tree too deep for shutil.rmtree
         ws = Path(tmp) / "workspace"
         shutil.copytree(world_snapshot(task, variant), ws, symlinks=True)
         if callable(solution):
@@ -99,6 +101,8 @@ def _grade_workspace(task: Task, variant: Variant, solution: str | Callable | No
         elif solution is not None:
             apply_solution(task, solution, ws, params)
         return grade_system(task, variant, ws, sandbox)
+    finally:
+        remove_tree(tmp)
 
 
 @dataclass(frozen=True)

@@ -14,15 +14,19 @@ into an observation (agent mistakes are observations, programmer mistakes are ex
 from __future__ import annotations
 
 import dataclasses
-from fdegym_env.core.errors import did_you_mean
 import json
+import reprlib
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
+from fdegym_env.core.errors import did_you_mean
 from fdegym_env.core.spaces import UnicodeText
+
+MAX_NUMBER = 1e12        # numeric arguments beyond this are refused (no tool needs more; 10**400 overflows)
+MAX_JSON_DEPTH = 64      # JSON nested deeper is refused before it is parsed (no action nests past 3)
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,63 @@ class ActionError(ValueError):
     """A malformed action: the message tells the agent what was wrong and how to fix it."""
 
 
+_SHORT = reprlib.Repr()
+_SHORT.maxstring, _SHORT.maxother, _SHORT.maxlevel = 80, 80, 3
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 6
+
+
+def describe(value: Any) -> str:
+    """A short, safe ``repr`` of anything an agent sent: cut, nesting bounded, never raises."""
+    try:
+        text = _SHORT.repr(value)
+    except Exception:   # a __repr__ that raises
+        text = f"<{type(value).__name__}>"
+    if len(text) > 200:
+        text = text[:200] + "..."
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _lone_surrogate(text: str) -> int | None:
+    """Index of the first lone surrogate in ``text`` (not valid Unicode, cannot be written as UTF-8)."""
+    try:
+        text.encode("utf-8")
+        return None
+    except UnicodeEncodeError as e:
+        return e.start
+
+
+def _json_too_deep(text: str) -> bool:
+    """Whether brackets in ``text`` nest past :data:`MAX_JSON_DEPTH` (checked before ``json.loads``,
+    whose recursion a few thousand ``[`` would exhaust). Brackets inside strings count too, which only
+    errs on the side of refusing text no action needs."""
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+        return False
+    depth = 0
+    for ch in text:
+        if ch in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
+def _loads(text: str, what: str) -> Any:
+    """``json.loads`` for agent text: bounded nesting, every failure an :class:`ActionError`."""
+    if _json_too_deep(text):
+        raise ActionError(f"{what[0].upper() + what[1:]} nests brackets more than {MAX_JSON_DEPTH} levels deep; "
+                          'send a flat object, e.g. {"tool": "list_files"}.')
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ActionError(f"Could not parse {what} as JSON ({e.msg} at position {e.pos}). "
+                          'Send e.g. {"tool": "list_files"}.') from None
+    except (RecursionError, ValueError) as e:   # ValueError: e.g. an integer with too many digits
+        raise ActionError(f"Could not parse {what} as JSON ({type(e).__name__}: {str(e)[:120]}). "
+                          'Send e.g. {"tool": "list_files"}.') from None
+
+
 @dataclass(frozen=True)
 class Action:
     """A validated action: a tool name and its arguments (only the ones the tool takes)."""
@@ -107,28 +168,41 @@ ListFiles, ReadFile, WriteFile, EditFile, Run, Directory, Contact, Inbox, Wait, 
 
 def _coerce(tool: Tool, arg: Arg, value: Any) -> Any:
     where = f"{tool.name}: argument {arg.name!r}"
-    if isinstance(value, np.ndarray):
-        value = value.reshape(-1)[0].item() if value.size else None
-    elif isinstance(value, np.generic):
+    if isinstance(value, np.ndarray):   # a space sample: shape (1,) (an object array holds any Python value)
+        value = value.reshape(-1)[0] if value.size else None
+    if isinstance(value, np.generic):
         value = value.item()
     if arg.type == "string":
         if not isinstance(value, str):
             raise ActionError(f"{where} must be a string, got {type(value).__name__}.")
-        return value
+        bad = _lone_surrogate(value)
+        if bad is not None:
+            raise ActionError(f"{where} holds a lone surrogate {value[bad]!r} at character {bad}, which is not "
+                              "valid Unicode text (it cannot be written as UTF-8). Send the character whole; a "
+                              "JSON escape needs both halves of a pair, e.g. \\ud83d\\ude00.")
+        return str(value)
     if arg.type == "boolean":
-        if isinstance(value, (bool, int, float)):
+        if isinstance(value, (bool, int)):
+            return bool(value)
+        if isinstance(value, float) and value == value:
             return bool(value)
         if isinstance(value, str) and value.lower() in ("true", "false"):
             return value.lower() == "true"
-        raise ActionError(f"{where} must be true or false, got {value!r}.")
+        raise ActionError(f"{where} must be true or false, got {describe(value)}.")
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ActionError(f"{where} must be a number, got {value!r}.")
+        raise ActionError(f"{where} must be a number, got {describe(value)}.")
     try:
         num = float(value)
-    except ValueError:
-        raise ActionError(f"{where} must be a number, got {value!r}.") from None
+    except (ValueError, OverflowError):
+        if isinstance(value, int):
+            raise ActionError(f"{where} must be a number from {-MAX_NUMBER:g} to {MAX_NUMBER:g}, got an integer "
+                              f"with {len(str(abs(value))) if value.bit_length() < 10_000 else 'thousands of'} "
+                              "digits.") from None
+        raise ActionError(f"{where} must be a number, got {describe(value)}.") from None
     if num != num or num in (float("inf"), float("-inf")):
-        raise ActionError(f"{where} must be a finite number, got {value!r}.")
+        raise ActionError(f"{where} must be a finite number, got {describe(value)}.")
+    if abs(num) > MAX_NUMBER:
+        raise ActionError(f"{where} must be a number from {-MAX_NUMBER:g} to {MAX_NUMBER:g}, got {num:g}.")
     return int(num) if arg.type == "integer" else num
 
 
@@ -142,16 +216,21 @@ def _from_mapping(raw: dict[str, Any], strict: bool) -> Action:
         strict = False  # a space sample carries every field; take the ones the tool uses
     if not isinstance(tool_value, str):
         raise ActionError('An action needs a "tool" naming one of: ' + ", ".join(TOOL_NAMES) + ".")
+    odd_keys = [k for k in raw if not isinstance(k, str)]
+    if odd_keys:
+        raise ActionError(f"Argument names must be strings, got {describe(odd_keys[0])} "
+                          f"({type(odd_keys[0]).__name__}). Send e.g. {{\"tool\": \"read_file\", \"path\": \"TASK.md\"}}.")
     tool = TOOLS_BY_NAME.get(tool_value)
     if tool is None:
-        hint = did_you_mean(tool_value, TOOL_NAMES)
-        raise ActionError(f"Unknown tool {tool_value!r}.{hint} Tools: {', '.join(TOOL_NAMES)}.")
+        hint = did_you_mean(tool_value, TOOL_NAMES) if len(tool_value) <= 100 else ""
+        raise ActionError(f"Unknown tool {describe(tool_value)}.{hint} Tools: {', '.join(TOOL_NAMES)}.")
     known = {a.name for a in tool.args}
     if strict:
         extra = sorted(k for k in raw if k != "tool" and k not in known and raw[k] is not None)
         if extra:
             takes = ", ".join(sorted(known)) or "no arguments"
-            raise ActionError(f"{tool.name} does not take {', '.join(map(repr, extra))}; it takes {takes}.")
+            shown = ", ".join(map(describe, extra[:5])) + (f" and {len(extra) - 5} more" if len(extra) > 5 else "")
+            raise ActionError(f"{tool.name} does not take {shown}; it takes {takes}.")
     args: dict[str, Any] = {}
     for arg in tool.args:
         value = raw.get(arg.name)
@@ -164,33 +243,63 @@ def _from_mapping(raw: dict[str, Any], strict: bool) -> Action:
 
 
 def parse_action(action: Any) -> Action:
-    """Turn any accepted action form into an :class:`Action`, or raise :class:`ActionError`."""
+    """Turn any accepted action form into an :class:`Action`, or raise :class:`ActionError`.
+
+    Never raises anything else, whatever Python or JSON value it is given: an action is agent input,
+    and a malformed one is an observation."""
+    try:
+        return _parse(action)
+    except ActionError:
+        raise
+    except (RecursionError, MemoryError) as e:
+        raise ActionError(f"The action is nested too deeply or is too large to read ({type(e).__name__}). "
+                          'Send a flat object, e.g. {"tool": "list_files"}.') from None
+    except Exception as e:   # a value no check above foresaw: still the agent's input, never a crash
+        raise ActionError(f"Could not read the action ({type(e).__name__}: {describe(str(e))}). "
+                          'Send e.g. {"tool": "read_file", "path": "TASK.md"}.') from None
+
+
+def _typed_fields(action: Any) -> dict[str, Any]:
+    """A typed action's fields as they are (``dataclasses.asdict`` would deep-copy them, and fail on
+    values that cannot be copied)."""
+    return {f.name: getattr(action, f.name, None) for f in dataclasses.fields(action)}
+
+
+def _parse(action: Any) -> Action:
     if isinstance(action, Action):
-        return _from_mapping(action.to_dict(), strict=True)
-    if dataclasses.is_dataclass(action) and hasattr(type(action), "tool"):
-        raw = {"tool": type(action).tool, **dataclasses.asdict(action)}
+        if not isinstance(action.args, dict):
+            raise ActionError(f"Action.args must be a dict, got {type(action.args).__name__}.")
+        return _from_mapping({**{k: v for k, v in action.args.items()}, "tool": action.tool}, strict=True)
+    if dataclasses.is_dataclass(action) and not isinstance(action, type) and hasattr(type(action), "tool"):
+        raw = {**_typed_fields(action), "tool": type(action).tool}
         return _from_mapping(raw, strict=True)
-    if isinstance(action, str):
+    if isinstance(action, (bytes, bytearray)):
         try:
-            action = json.loads(action)
-        except json.JSONDecodeError as e:
-            raise ActionError(f"Could not parse the action as JSON ({e.msg} at position {e.pos}). "
-                              'Send e.g. {"tool": "list_files"}.') from None
+            action = bytes(action).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ActionError("The action is bytes that are not UTF-8 text; send a JSON object as text.") from None
+    if isinstance(action, str):
+        action = _loads(action, "the action")
     if not isinstance(action, dict):
         raise ActionError(f"An action must be a dict like {{\"tool\": \"list_files\"}}, got {type(action).__name__}.")
-    if "function" in action and isinstance(action["function"], dict):  # {"type": "function", "function": {...}}
+    if isinstance(action.get("function"), dict):  # {"type": "function", "function": {...}}
         action = action["function"]
     if "name" in action and "tool" not in action:  # OpenAI-style {"name": ..., "arguments": "..."}
-        arguments = action.get("arguments") or {}
+        name = action["name"]
+        arguments = action.get("arguments")
+        if arguments is None:
+            arguments = {}
+        if isinstance(arguments, (bytes, bytearray)):
+            arguments = bytes(arguments).decode("utf-8", "replace")
         if isinstance(arguments, str):
-            try:
-                arguments = json.loads(arguments) if arguments.strip() else {}
-            except json.JSONDecodeError as e:
-                raise ActionError(f"The arguments of {action['name']!r} are not valid JSON ({e.msg} at "
-                                  f"position {e.pos}).") from None
+            arguments = _loads(arguments, f"the arguments of {describe(name)}") if arguments.strip() else {}
         if not isinstance(arguments, dict):
-            raise ActionError(f"The arguments of {action['name']!r} must be a JSON object.")
-        return _from_mapping({"tool": action["name"], **arguments}, strict=True)
+            raise ActionError(f"The arguments of {describe(name)} must be a JSON object, got "
+                              f"{type(arguments).__name__}.")
+        merged = dict(arguments)   # keys checked by _from_mapping (**arguments would raise on a non-string key)
+        merged.pop("tool", None)
+        merged["tool"] = name
+        return _from_mapping(merged, strict=True)
     return _from_mapping(action, strict=True)
 
 

@@ -45,7 +45,7 @@ from gymnasium import spaces
 from gymnasium.envs.registration import EnvSpec
 
 from fdegym_env.core import workspace as wsmod
-from fdegym_env.core.actions import Action, ActionError, make_action_space, parse_action
+from fdegym_env.core.actions import Action, ActionError, describe, make_action_space, parse_action
 from fdegym_env.core.errors import did_you_mean
 from fdegym_env.grading.grade import anchors, grade_system, run_trial, score
 from fdegym_env.people import People, make_router
@@ -290,7 +290,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
             text = f"Error: {error}"
         if end_reason is None:
             end_reason = self._limit_reached()
-        self.transcript.append(f"== turn {self.turn}: {act.to_dict() if act else action!r} ==\n{text}")
+        self.transcript.append(f"== turn {self.turn}: {act.to_dict() if act else describe(action)} ==\n{text}")
         reward = -cost if (self.reward_mode == "dense" and cost) else 0.0
         self.pending_cost += cost
         terminated = end_reason is not None
@@ -316,7 +316,8 @@ class FDEGymEnv(gym.Env[dict, dict]):
         if tool == "write_file":
             return wsmod.write_file(ws, a["path"], a["content"], self._ws_owner()), 0.0, None, None
         if tool == "edit_file":
-            return wsmod.edit_file(ws, a["path"], a["old"], a["new"], bool(a.get("replace_all"))), 0.0, None, None
+            return (wsmod.edit_file(ws, a["path"], a["old"], a["new"], bool(a.get("replace_all")), self._ws_owner()),
+                    0.0, None, None)
         if tool == "run":
             timeout = min(max(float(a.get("timeout_s", RUN_TIMEOUT_DEFAULT)), 1.0), RUN_TIMEOUT_MAX)
             cost_before = people.contact_cost  # bin/ask inside the command may contact people
@@ -457,6 +458,11 @@ class FDEGymEnv(gym.Env[dict, dict]):
 
     # --- observation/info ---------------------------------------------------------------------------
     def _obs(self, text: str, valid: bool) -> dict:
+        if not text.isascii():   # a lone surrogate (from a file name or output) shown escaped: UTF-8 can't hold it
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:
+                text = text.encode("utf-8", "backslashreplace").decode("utf-8")
         if len(text) > MAX_OBS_CHARS:
             half = MAX_OBS_CHARS // 2 - 100
             text = text[:half] + f"\n[... {len(text) - 2 * half} characters cut ...]\n" + text[-half:]

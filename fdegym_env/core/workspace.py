@@ -7,9 +7,11 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 
+from fdegym_env.core.fstree import kind_of, remove_tree, shown
 from fdegym_env.core.paths import cache_dir, episodes_dir
 from fdegym_env.core.task import Task, Variant, render
 
@@ -18,10 +20,15 @@ FIXED_MTIME = 1767225600  # 2026-01-01T00:00Z: world files carry no build-time c
 MAX_LINE_CHARS = 2000
 SCRATCH_DIR = ".fdegym"              # the env's own files in a workspace (never graded, never digested)
 RUN_OUTPUT_DIR = SCRATCH_DIR + "/run"  # whole outputs of `run` commands whose output was cut
+MAX_PATH_CHARS = 1024                # a path the file tools accept: characters ...
+MAX_PATH_DEPTH = 64                  # ... and folder levels
+MAX_NAME_BYTES = 255                 # one file or folder name (the file system's own limit)
+MAX_DELIVERY_BYTES = 1 << 30         # bytes of files a delivered folder may hold; more is not deployed
 
 
 class PathError(ValueError):
-    """A path the agent gave that is outside the workspace or does not exist."""
+    """A file-tool request the workspace refuses: a path outside it, missing, too deep or too long, a
+    file that is not a regular file, text that cannot be written as UTF-8. The message is for the agent."""
 
 
 def world_snapshot(task: Task, variant: Variant) -> Path:
@@ -74,16 +81,51 @@ def new_workspace(task: Task, variant: Variant, brief: str | None, parent: Path 
 
 
 def remove_workspace(ws: Path | None) -> None:
+    """Delete an episode's folder, however deep the trees its commands made."""
     if ws is not None:
-        shutil.rmtree(ws.parent if ws.name == "workspace" else ws, ignore_errors=True)
+        remove_tree(ws.parent if ws.name == "workspace" else ws)
+
+
+def _show(text: str, limit: int = 120) -> str:
+    """``text`` quoted for a message: cut to ``limit`` characters, lone surrogates escaped."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+def encode_text(text: str, what: str) -> bytes:
+    """``text`` as UTF-8, or a :class:`PathError` naming the first lone surrogate (e.g. half of an
+    emoji's JSON escape pair), which UTF-8 cannot hold."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        bad = text[e.start]
+        raise PathError(f"{what} holds a lone surrogate {bad!r} at character {e.start}, which is not valid "
+                        "Unicode text and cannot be written as UTF-8; nothing was written. Send the character "
+                        "whole (a JSON escape needs both halves of a pair, e.g. \\ud83d\\ude00).") from None
+
+
+def _check_path_shape(path: str, rel: str) -> None:
+    """Refuse paths no file tool should walk: too long, too deep, a name over the file system's limit."""
+    if len(rel) > MAX_PATH_CHARS:
+        raise PathError(f"The path is {len(rel):,} characters long; the file tools take at most {MAX_PATH_CHARS:,}. "
+                        "Give a shorter path.")
+    parts = [p for p in rel.replace("\\", "/").split("/") if p not in ("", ".")]
+    if len(parts) > MAX_PATH_DEPTH:
+        raise PathError(f"The path is {len(parts):,} folder levels deep; the file tools go at most {MAX_PATH_DEPTH} "
+                        "levels deep. Give a shallower path.")
+    for part in parts:
+        if len(part.encode("utf-8")) > MAX_NAME_BYTES:
+            raise PathError(f"The name {_show(part, 40)} in {_show(path)} is longer than {MAX_NAME_BYTES} bytes, "
+                            "the most a file name can be. Give a shorter name.")
 
 
 def resolve(ws: Path, path: str, *, must_exist: bool = True) -> Path:
     """The host path for a workspace-relative ``path``; refuses anything that leaves the workspace
-    (``..``, absolute paths, symlinks pointing out)."""
+    (``..``, absolute paths, symlinks pointing out), and paths too long or too deep."""
     if not isinstance(path, str) or "\x00" in path:
         raise PathError("The path must be a string without NUL characters.")
+    encode_text(path, "The path")
     rel = path.strip()
+    _check_path_shape(path, rel)
     if rel.startswith("/workspace/") or rel == "/workspace":
         rel = rel[len("/workspace"):].lstrip("/")
     if os.path.isabs(rel):
@@ -97,16 +139,74 @@ def resolve(ws: Path, path: str, *, must_exist: bool = True) -> Path:
         parent = target.parent
         hint = ""
         if parent.is_dir():
-            names = sorted(p.name for p in parent.iterdir())[:20]
+            names = sorted(shown(p.name) for p in parent.iterdir())[:20]
             hint = f" {parent.relative_to(root) if parent != root else '.'}/ contains: {', '.join(names) or '(nothing)'}."
         raise PathError(f"No such file or folder: {path!r}.{hint}")
     return target
 
 
+def _regular(target: Path, path: str, tool: str) -> os.stat_result | None:
+    """lstat of ``target``, or None if it does not exist; a :class:`PathError` for a folder or for
+    anything that is not a regular file (a pipe or device would block or act when opened)."""
+    try:
+        st = os.lstat(target)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISDIR(st.st_mode):
+        hint = "use list_files to see what is in it" if tool == "read_file" else "give a file path"
+        raise PathError(f"{_show(path)} is a folder; {hint}.")
+    if not stat.S_ISREG(st.st_mode):
+        raise PathError(f"{_show(path)} is a {kind_of(st.st_mode)}, not a regular file; {tool} only works on "
+                        "regular files (inspect or remove it with the run tool, e.g. `ls -l`, `rm`).")
+    return st
+
+
+def _read_bytes(target: Path, path: str, tool: str) -> bytes:
+    """The bytes of a regular file, opened without blocking (a pipe swapped in is refused, not waited on)."""
+    _regular(target, path, tool)
+    fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise PathError(f"{_show(path)} is a {kind_of(st.st_mode)}, not a regular file; {tool} only works on "
+                            "regular files.")
+        return f.read()
+
+
+def _write_atomic(ws: Path, target: Path, data: bytes, owner: int | None) -> None:
+    """Write ``data`` to a new file beside ``target`` and rename it over ``target``: the file is either
+    the old one or the whole new one, never a partial write. Keeps an existing file's mode and owner."""
+    try:
+        old = os.lstat(target)
+    except FileNotFoundError:
+        old = None
+    fd, tmp = tempfile.mkstemp(prefix=".fdegym-write-", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        if old is not None:
+            os.chmod(tmp, old.st_mode & 0o7777)
+            if os.geteuid() == 0:
+                os.chown(tmp, old.st_uid, old.st_gid)
+        else:
+            os.chmod(tmp, 0o644)
+            _give(Path(tmp), owner)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
 def list_files(ws: Path, path: str = ".") -> str:
     target = resolve(ws, path or ".")
-    if target.is_file():
-        return f"{path}  {target.stat().st_size} bytes"
+    st = os.lstat(target)
+    if stat.S_ISREG(st.st_mode):
+        return f"{path}  {st.st_size} bytes"
+    if not stat.S_ISDIR(st.st_mode):
+        return f"{path}  {kind_of(st.st_mode)}"
     lines = []
     root, top = os.fspath(ws.resolve()), os.fspath(target)
     for dirpath, dirnames, filenames in os.walk(top):   # strings, not Paths: this runs on every reset
@@ -120,8 +220,8 @@ def list_files(ws: Path, path: str = ".") -> str:
                 size = os.lstat(os.path.join(dirpath, name)).st_size
             except OSError:
                 continue
-            shown = name if rel == "." else f"{rel}/{name}".replace(os.sep, "/")
-            lines.append(f"{shown:<60} {size:>10,} B")
+            entry = name if rel == "." else f"{rel}/{name}".replace(os.sep, "/")
+            lines.append(f"{shown(entry):<60} {size:>10,} B")
         if len(lines) > 500:
             lines.append("[listing cut at 500 entries; list a subfolder]")
             break
@@ -130,9 +230,7 @@ def list_files(ws: Path, path: str = ".") -> str:
 
 def read_file(ws: Path, path: str, offset: int | None = None, limit: int | None = None) -> str:
     target = resolve(ws, path)
-    if target.is_dir():
-        raise PathError(f"{path!r} is a folder; use list_files to see what is in it.")
-    data = target.read_bytes()
+    data = _read_bytes(target, path, "read_file")
     if b"\x00" in data[:8192]:
         kind = "SQLite database" if data.startswith(b"SQLite format 3") else "binary file"
         hint = " Query it with the run tool, e.g. `sqlite3 <file> .tables`." if kind.startswith("SQLite") else ""
@@ -180,15 +278,12 @@ def _make_parents(ws: Path, target: Path, owner: int | None) -> None:
 
 def write_file(ws: Path, path: str, content: str, owner: int | None = None) -> str:
     """Create or replace a file. ``owner``: the sandbox's host uid, for files and folders it creates."""
+    data = encode_text(content, "write_file: 'content'")
     target = resolve(ws, path, must_exist=False)
-    if target.is_dir():
-        raise PathError(f"{path!r} is a folder; give a file path.")
+    _regular(target, path, "write_file")
     _make_parents(ws, target, owner)
-    new = not target.exists()
-    target.write_text(content, encoding="utf-8")
-    if new:
-        _give(target, owner)
-    return f"Wrote {len(content.encode('utf-8')):,} bytes to {path}."
+    _write_atomic(ws, target, data, owner)
+    return f"Wrote {len(data):,} bytes to {path}."
 
 
 def save_run_output(ws: Path, turn: int, text: str, owner: int | None = None) -> str | None:
@@ -210,11 +305,11 @@ def save_run_output(ws: Path, turn: int, text: str, owner: int | None = None) ->
     return rel
 
 
-def edit_file(ws: Path, path: str, old: str, new: str, replace_all: bool = False) -> str:
+def edit_file(ws: Path, path: str, old: str, new: str, replace_all: bool = False, owner: int | None = None) -> str:
+    encode_text(old, "edit_file: 'old'")
+    encode_text(new, "edit_file: 'new'")
     target = resolve(ws, path)
-    if target.is_dir():
-        raise PathError(f"{path!r} is a folder; give a file path.")
-    text = target.read_text(encoding="utf-8", errors="replace")
+    text = _read_bytes(target, path, "edit_file").decode("utf-8", errors="replace")
     if old == "":
         raise PathError("edit_file needs a non-empty 'old' text; to create or replace a whole file use write_file.")
     n = text.count(old)
@@ -224,5 +319,6 @@ def edit_file(ws: Path, path: str, old: str, new: str, replace_all: bool = False
     if n > 1 and not replace_all:
         raise PathError(f"The 'old' text occurs {n} times in {path}; add surrounding lines to make it unique, "
                         "or pass replace_all=true.")
-    target.write_text(text.replace(old, new) if replace_all else text.replace(old, new, 1), encoding="utf-8")
+    data = (text.replace(old, new) if replace_all else text.replace(old, new, 1)).encode("utf-8")
+    _write_atomic(ws, target, data, owner)
     return f"Replaced {n if replace_all else 1} occurrence(s) in {path}."

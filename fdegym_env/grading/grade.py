@@ -27,6 +27,7 @@ import json
 import logging
 import os
 import shutil
+import stat
 import tempfile
 import threading
 import traceback
@@ -35,10 +36,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from fdegym_env.core.fstree import TreeTooLarge, copy_tree, remove_tree, walk_tree
 from fdegym_env.core.paths import cache_dir, scratch_dir
 from fdegym_env.sandbox import make_sandbox, resolve_backend
 from fdegym_env.core.task import Task, Variant
-from fdegym_env.core.workspace import SCRATCH_DIR, copy_file, world_snapshot
+from fdegym_env.core.workspace import MAX_DELIVERY_BYTES, SCRATCH_DIR, copy_file, world_snapshot
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +82,11 @@ def process_mode(task: Task) -> str:
     return mode
 
 
+class UndeployableDelivery(Exception):
+    """The delivered folder cannot be deployed (e.g. it holds more than :data:`MAX_DELIVERY_BYTES`):
+    grading reports it as an ``undeployable_delivery`` incident naming the cause, never raises it."""
+
+
 @dataclass
 class CallResult:
     ok: bool
@@ -107,8 +114,16 @@ class Deployment:
             self._root, self.sandbox = Path(tempfile.mkdtemp(prefix="fdegym-deploy-", dir=scratch_dir())), None
         self.workspace = self._root / "workspace"
         self.workspace.mkdir(exist_ok=True)
+        self.not_deployed: list[str] = []   # what the delivered folder held that could not be copied
         if src.is_dir():
-            _copy_into(src, self.workspace / src.relative_to(Path(workspace)), self.sandbox.uid if self.sandbox else None)
+            try:
+                part = src.relative_to(Path(workspace))
+                skipped = _copy_into(src, self.workspace / part, self.sandbox.uid if self.sandbox else None)
+                self.not_deployed = [f"{part.as_posix()}/{s}" if part.parts else s for s in skipped]
+            except TreeTooLarge:
+                self._discard()
+                raise UndeployableDelivery(f"{src.name}/ holds more than {MAX_DELIVERY_BYTES:,} bytes of files; "
+                                           "production takes at most that (remove large files from it)") from None
         if self.sandbox is None:
             self.sandbox = make_sandbox(self._backend)
             self.sandbox.start(self.workspace)
@@ -169,7 +184,14 @@ class Deployment:
         if not self.down and _POOL.give(self._backend, self._root, sandbox):
             return
         sandbox.close()
-        shutil.rmtree(self._root, ignore_errors=True)
+        remove_tree(self._root)
+
+    def _discard(self) -> None:
+        """Drop a deployment that never started: its folder, and the pooled sandbox it took, if any."""
+        if self.sandbox is not None:
+            self.sandbox.close()
+            self.sandbox = None
+        remove_tree(self._root)
 
     def __enter__(self):
         return self
@@ -181,17 +203,22 @@ class Deployment:
 def _empty(folder: Path) -> None:
     for p in folder.iterdir():
         if p.is_dir() and not p.is_symlink():
-            shutil.rmtree(p)
+            remove_tree(p)
+            if p.exists():
+                raise OSError(f"could not empty {p}")
         else:
             p.unlink()
 
 
-def _copy_into(src: Path, dest: Path, uid: int | None) -> None:
-    shutil.copytree(src, dest, symlinks=True, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", SCRATCH_DIR),
-                    copy_function=copy_file)
+def _copy_into(src: Path, dest: Path, uid: int | None) -> list[str]:
+    """Copy the delivered folder as it is: folders, files, symlinks (as links). Pipes, sockets, devices
+    and paths too long to make are left out; returns what was left out (``"<path>: <why>"``)."""
+    report = copy_tree(src, dest, skip=lambda rel, name: name in ("__pycache__", SCRATCH_DIR),
+                       copy_function=copy_file, max_bytes=MAX_DELIVERY_BYTES)
     if uid is not None:
         from fdegym_env.sandbox.executor_sandbox import chown_tree
         chown_tree(dest, uid)
+    return report.skipped
 
 
 class _DeployPool:
@@ -250,7 +277,7 @@ class _DeployPool:
         for entries in idle.values():
             for root, sandbox in entries:
                 sandbox.close()
-                shutil.rmtree(root, ignore_errors=True)
+                remove_tree(root)
 
 
 _POOL = _DeployPool()
@@ -291,30 +318,34 @@ def workspace_digest(workspace: Path) -> str:
     """Hash of every file's path and bytes under ``workspace`` (symlinks by their target text), but
     for the env's own scratch folder (saved ``run`` outputs), which grading never copies.
 
-    Walked with ``os.scandir`` in sorted order (the order of ``sorted(rglob("*"))``); on every
-    episode end it runs before the grade cache can answer, so it must cost less than the grading."""
+    Walked depth first in name order without recursion (a folder thousands of levels deep is fine),
+    names hashed as bytes (a name that is not UTF-8 too); special files (pipes, sockets) are not
+    deployed and not hashed. On every episode end it runs before the grade cache can answer, so it
+    must cost less than the grading."""
     h = hashlib.sha256()
     root = os.fspath(workspace)
     if not os.path.isdir(root):        # e.g. the agent deleted system/: nothing is deployed
         return h.hexdigest()
-
-    def walk(folder: str, rel: str) -> None:
-        with os.scandir(folder) as it:
-            entries = sorted(it, key=lambda e: e.name)
-        for e in entries:
-            if e.name == "__pycache__" or (not rel and e.name == SCRATCH_DIR):
-                continue
-            r = f"{rel}/{e.name}" if rel else e.name
-            if e.is_symlink():
-                h.update(b"L" + r.encode() + b"\0" + os.readlink(e.path).encode() + b"\0")
-            elif e.is_file():
+    skip = lambda rel, name: name == "__pycache__" or (not rel and name == SCRATCH_DIR)  # noqa: E731
+    for e in walk_tree(root, skip):    # names as bytes: a name that is not UTF-8 hashes too
+        r = os.fsencode(e.rel)
+        mode = e.st.st_mode
+        if stat.S_ISLNK(mode):
+            try:
+                h.update(b"L" + r + b"\0" + os.fsencode(os.readlink(e.path)) + b"\0")
+            except OSError:
+                h.update(b"L" + r + b"\0\0")
+        elif stat.S_ISREG(mode):
+            h.update(b"F" + r + b"\0")
+            try:
                 with open(e.path, "rb") as f:
-                    h.update(b"F" + r.encode() + b"\0" + f.read() + b"\0")
-            elif e.is_dir():
-                h.update(b"D" + r.encode() + b"\0")
-                walk(e.path, r)
-
-    walk(root, "")
+                    while chunk := f.read(1 << 20):
+                        h.update(chunk)
+            except OSError:
+                h.update(b"\1unreadable")
+            h.update(b"\0")
+        elif stat.S_ISDIR(mode):
+            h.update(b"D" + r + b"\0")
     return h.hexdigest()
 
 
@@ -380,7 +411,11 @@ def grade_system(task: Task, variant: Variant, workspace: Path, sandbox: str = "
 
 def _grade_uncached(task: Task, variant: Variant, workspace: Path, sandbox: str) -> GradeOutcome:
     traffic = held_out_traffic(task, variant)
-    with Deployment(task, workspace, sandbox) as deploy:
+    try:
+        deployment = Deployment(task, workspace, sandbox)
+    except UndeployableDelivery as e:
+        return GradeOutcome(float("nan"), [f"undeployable_delivery: {e}"], "", {}, resolve_backend(sandbox))
+    with deployment as deploy:
         try:
             out = task.module("grader").grade(deploy, dict(variant.params), traffic)
             kpi = float(out["kpi"])
@@ -393,6 +428,11 @@ def _grade_uncached(task: Task, variant: Variant, workspace: Path, sandbox: str)
         incidents += [f"entry_point_failed: {f}" for f in deploy.failures[:5]]
         if len(deploy.failures) > 5:
             incidents.append(f"entry_point_failed: ... and {len(deploy.failures) - 5} more failed calls")
+        if deploy.not_deployed:
+            details["not_deployed"] = deploy.not_deployed[:50]
+            more = f" and {len(deploy.not_deployed) - 3} more" if len(deploy.not_deployed) > 3 else ""
+            summary = (summary + " " if summary else "") + \
+                f"(not deployed: {'; '.join(deploy.not_deployed[:3])}{more})"
         return GradeOutcome(kpi, incidents, summary, details, deploy.isolation())
 
 
@@ -405,7 +445,11 @@ def run_trial(task: Task, variant: Variant, workspace: Path, day: int, sandbox: 
     if key is not None and key in _TRIAL_CACHE:
         return copy.deepcopy(_TRIAL_CACHE[key])
     traffic = shadow_traffic(task, variant, day)
-    with Deployment(task, workspace, sandbox) as deploy:
+    try:
+        deployment = Deployment(task, workspace, sandbox)
+    except UndeployableDelivery as e:
+        return {"feedback": f"The trial deployment failed: {e}.", "facts": []}
+    with deployment as deploy:
         out = task.module("trial").run(deploy, dict(variant.params), day, traffic)
     if key is not None:
         _TRIAL_CACHE[key] = copy.deepcopy(out)

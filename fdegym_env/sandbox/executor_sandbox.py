@@ -20,6 +20,7 @@ from abc import abstractmethod
 from collections.abc import Iterator
 from pathlib import Path
 
+from fdegym_env.core.fstree import walk_tree
 from fdegym_env.sandbox.base import (HARD_OUTPUT_LIMIT, OUTPUT_CAP, SANDBOX_ENV, SANDBOX_WORKDIR, RunResult,
                                      Sandbox)
 from fdegym_env.sandbox.executor import ExecutorClient, ExecutorDied, PortBridge
@@ -50,14 +51,14 @@ def pick_uid() -> int:
 
 
 def chown_tree(root: Path, uid: int) -> None:
-    """Hand the workspace to the sandbox uid (symlinks themselves, never their targets)."""
+    """Hand the workspace to the sandbox uid (symlinks themselves, never their targets); walked
+    without recursion, so a folder tree thousands of levels deep is handed over too."""
     os.chown(root, uid, uid)
-    for dirpath, dirnames, filenames in os.walk(root):
-        for name in dirnames + filenames:
-            try:
-                os.chown(os.path.join(dirpath, name), uid, uid, follow_symlinks=False)
-            except OSError:
-                pass
+    for entry in walk_tree(root):
+        try:
+            os.chown(entry.path, uid, uid, follow_symlinks=False)
+        except OSError:
+            pass
 
 
 class ExecutorSandbox(Sandbox):

@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from fdegym_env.admission.bypasses import GENERIC_BYPASSES
+from fdegym_env.core.fstree import remove_tree
 from fdegym_env.grading.grade import Deployment, grade_system, process_mode
 from fdegym_env.core.registry import load_task
 
@@ -163,6 +164,7 @@ def test_every_generic_bypass_grades_the_same_in_both_modes(fast_tiny, tmp_path,
             monkeypatch.setenv("FDEGYM_PROCESS", mode)
             out = grade_system(task, variant, ws, "bwrap")
             got[mode] = (out.kpi, out.incidents, out.summary)
+        remove_tree(tmp_path / name)   # deep_tree is past the recursion limit of pytest's own cleanup
         if name in CLOCK_BOUND:
             assert got["per_call"][1] and got["persistent"][1], (name, got)
         elif got["per_call"] != got["persistent"]:

@@ -89,13 +89,24 @@ class ExecutorSandbox(Sandbox):
         if self.allow_ports:
             self._bridge = PortBridge(self.allow_ports)
 
-    def run(self, command, *, timeout_s=30.0, stdin=None, cwd=".", cap=OUTPUT_CAP) -> RunResult:
+    def _relaunch_if_lost(self) -> str | None:
+        """Start the executor again if it is gone; the reason it could not be started, or None."""
         if self.workspace is None:
             raise RuntimeError("sandbox not started: call start(workspace) first")
         if not self._running():
             self.restarts += 1
             self._kill()
-            self._launch()
+            try:
+                self._launch()
+            except (RuntimeError, OSError) as e:
+                self._kill()
+                return f"the {self.lost_what} could not be restarted: {e}"
+        return None
+
+    def run(self, command, *, timeout_s=30.0, stdin=None, cwd=".", cap=OUTPUT_CAP) -> RunResult:
+        why = self._relaunch_if_lost()
+        if why:
+            return RunResult(137, "", f"[sandbox] {why}", infra_error=why)
         self._worker = None   # the executor stops the grading worker before a command
         inner = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
         wd = os.path.normpath(os.path.join(SANDBOX_WORKDIR, cwd))
@@ -107,21 +118,20 @@ class ExecutorSandbox(Sandbox):
             # command and report this one as failed, the way a crashed shell would.
             self._kill()
             return RunResult(137, "", f"[sandbox] the command's {self.lost_what} was lost ({e}); it has been "
-                             "restarted", timed_out=isinstance(e, TimeoutError))
+                             "restarted", timed_out=isinstance(e, TimeoutError),
+                             infra_error=None if isinstance(e, TimeoutError) else f"{self.lost_what} lost: {e}")
 
     def python_call(self, module, function, args, *, driver, timeout_s, cwd=".", hard=HARD_OUTPUT_LIMIT) -> RunResult:
-        if self.workspace is None:
-            raise RuntimeError("sandbox not started: call start(workspace) first")
-        if not self._running():
-            self.restarts += 1
-            self._kill()
-            self._launch()
+        why = self._relaunch_if_lost()
+        if why:
+            return RunResult(137, "", f"[sandbox] {why}", infra_error=why)
         try:
             if self._worker != driver:
                 resp = self._exec.request({"op": "worker", "argv": worker_argv(driver, kill_all=True, hard=hard),
                                            "cwd": "/", "env": dict(SANDBOX_ENV), "wait_s": 30.0}, 45.0)
-                if "lost" in resp:
-                    return RunResult(137, "", f"[sandbox] the grading worker did not start: {resp['lost']}")
+                if "lost" in resp:   # no delivered code runs before the worker is up: the cause is ours
+                    return RunResult(137, "", f"[sandbox] the grading worker did not start: {resp['lost']}",
+                                     infra_error=f"grading worker did not start: {resp['lost']}")
                 self._worker = driver
             req = {"module": module, "function": function, "timeout_s": float(timeout_s),
                    "cpu_s": int(timeout_s) + 2, "cwd": os.path.normpath(os.path.join(SANDBOX_WORKDIR, cwd)),
@@ -133,7 +143,8 @@ class ExecutorSandbox(Sandbox):
         except (ExecutorDied, TimeoutError, ValueError) as e:
             self._kill()
             return RunResult(137, "", f"[sandbox] the call's {self.lost_what} was lost ({e}); it has been restarted",
-                             timed_out=isinstance(e, TimeoutError))
+                             timed_out=isinstance(e, TimeoutError),
+                             infra_error=None if isinstance(e, TimeoutError) else f"{self.lost_what} lost: {e}")
         if "lost" in resp:   # the executor killed the worker (and everything else); next call starts a new one
             self._worker = None
             timed_out = bool(resp.get("timed_out"))

@@ -432,13 +432,13 @@ class FDEGymEnv(gym.Env[dict, dict]):
     # --- grading ----------------------------------------------------------------------------------
     def _finish(self, end_reason: str) -> float:
         """Grade the workspace as it stands; returns the final reward increment."""
-        self._done = True
         anc = anchors(self.task, self.variant, self.sandbox_name)
         if end_reason == "workspace_lost":   # nothing left to deploy: the system as the customer has it
             outcome = GradeOutcome(anc["kpi_baseline"], [], "the workspace was lost; graded as found", {},
                                    resolve_backend(self.sandbox_name))
-        else:
+        else:   # an InfrastructureError (ours, not the agent's) leaves the episode open: the step can be retried
             outcome = grade_system(self.task, self.variant, self.workspace, self.sandbox_name)
+        self._done = True
         contact_cost = self.people.contact_cost
         s = score(outcome.kpi, anc["kpi_baseline"], anc["kpi_reference"], outcome.incidents, contact_cost)
         disc = self.people.discovery(self.task.truth.get("key_facts", []))

@@ -48,13 +48,23 @@ _held_pid = os.getpid()
 
 
 def _start_time(pid: int) -> str | None:
-    """The kernel's start time of ``pid`` (field 22 of /proc/<pid>/stat), or None if it does not exist."""
+    """The kernel's start time of ``pid`` (field 22 of /proc/<pid>/stat), or None if no such process
+    runs (none by that pid, or one that has exited and awaits its parent's wait: a zombie)."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
             data = f.read()
     except OSError:
         return None
-    return data[data.rfind(b")") + 2:].split()[19].decode()
+    fields = data[data.rfind(b")") + 2:].split()
+    return None if fields[0] in (b"Z", b"X") else fields[19].decode()
+
+
+def _pid_namespace() -> str:
+    """This process's PID namespace: a pid means nothing in another one (a container sharing the folder)."""
+    try:
+        return os.readlink("/proc/self/ns/pid")
+    except OSError:
+        return ""
 
 
 def _mine() -> dict[str, str]:
@@ -69,7 +79,7 @@ def make_owned_dir(prefix: str, parent: str | os.PathLike | None = None) -> Path
     """A fresh folder (``tempfile.mkdtemp``) with this process's owner marker in it."""
     root = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
     token = secrets.token_hex(8)
-    marker = {"pid": os.getpid(), "start": _start_time(os.getpid()), "token": token,
+    marker = {"pid": os.getpid(), "start": _start_time(os.getpid()), "ns": _pid_namespace(), "token": token,
               "run": os.environ.get(RUN_TOKEN_ENV, "")}
     fd = os.open(root / MARKER, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     with os.fdopen(fd, "w") as f:
@@ -104,7 +114,10 @@ def holds(root: str | os.PathLike) -> bool:
 
 
 def owner_alive(marker: dict) -> bool:
-    """True unless the marker's process is verifiably gone (no such pid, or a pid reused later)."""
+    """True unless the marker's process is verifiably gone (no such pid, or a pid reused later). An
+    owner in another PID namespace cannot be checked, so it counts as alive."""
+    if marker.get("ns", "") != _pid_namespace():
+        return True
     started = _start_time(int(marker["pid"]))
     if started is None:
         return False

@@ -320,13 +320,17 @@ class LocalBackend(Backend):
         from concurrent.futures.process import BrokenProcessPool
         key, run, env_kwargs, agent_kwargs = job
         pool = self._new_pool(1)
+        pids: set[int] = set()
         try:
-            return pool.submit(run_one, run, env_kwargs, agent_kwargs).result()
+            fut = pool.submit(run_one, run, env_kwargs, agent_kwargs)
+            pids = set(getattr(pool, "_processes", None) or ())
+            return fut.result()
         except BrokenProcessPool as e:
             return {"ok": False, "error": f"the worker process died while running this episode alone: {e}",
                     "worker": "local"}
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+            _sweep_dead_workers(pids)
 
     def run(self, jobs):
         from concurrent.futures import FIRST_COMPLETED, wait
@@ -350,7 +354,9 @@ class LocalBackend(Backend):
             if victims or getattr(self._pool, "_broken", False):
                 victims += list(inflight.values())  # everything the dead pool held
                 inflight.clear()
+                pids = set(getattr(self._pool, "_processes", None) or ())
                 self._pool.shutdown(wait=False, cancel_futures=True)
+                _sweep_dead_workers(pids)
                 for job in victims:
                     yield job[0], self._run_alone(job)
                 self._pool = self._new_pool(self.workers)
@@ -359,6 +365,16 @@ class LocalBackend(Backend):
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+
+def _sweep_dead_workers(pids: set[int]) -> None:
+    """Delete the episode folders a dead worker left (it died mid-episode, before its cleanup ran):
+    only folders whose marker names one of ``pids`` and whose owner is verifiably dead."""
+    from fdegym_env.core.owned import sweep_dead
+    from fdegym_env.core.paths import episodes_dir, scratch_dir
+    for parent in {episodes_dir(), scratch_dir()}:
+        for pid in pids:
+            sweep_dead(parent, pid)
 
 
 class RayBackend(Backend):

@@ -315,7 +315,11 @@ class BwrapSandbox(ExecutorSandbox):
         self._exec = None
 
     def _running(self) -> bool:
-        return self._proc is not None and self._proc.poll() is None
+        return self._proc is not None and not self._inherited() and self._proc.poll() is None
+
+    def _forget(self) -> None:
+        super()._forget()
+        self._proc = None
 
 
 def _make_traversable(ws: Path) -> None:

@@ -25,6 +25,7 @@ from fdegym_env.sandbox.base import (HARD_OUTPUT_LIMIT, OUTPUT_CAP, SANDBOX_ENV,
 from fdegym_env.sandbox.executor import ExecutorClient, ExecutorDied, PortBridge
 from fdegym_env.sandbox.worker import decode_answer, to_run_result, worker_argv
 
+NO_WORKER = "no grading worker is running"   # the executor's answer to a call with no worker started
 UID_BASE, UID_SPAN = 2_000_000, 1_000_000   # per-sandbox uids when the host runs as root
 
 
@@ -73,6 +74,16 @@ class ExecutorSandbox(Sandbox):
         self.restarts = 0
         self._worker: str | None = None   # the driver the running grading worker was started with
         self._fresh = False               # recycled for a new deployment, no call made yet
+        self._owner_pid = os.getpid()     # a forked child's copy must never stop its parent's sandbox
+
+    def _inherited(self) -> bool:
+        """True in a forked child holding a copy of this object: the sandbox is the parent's."""
+        return self._owner_pid != os.getpid()
+
+    def _forget(self) -> None:
+        """Drop a forked copy's references without touching the parent's sandbox."""
+        self._exec = None
+        self._bridge = None
 
     @abstractmethod
     def _launch(self) -> None:
@@ -93,9 +104,14 @@ class ExecutorSandbox(Sandbox):
         """Start the executor again if it is gone; the reason it could not be started, or None."""
         if self.workspace is None:
             raise RuntimeError("sandbox not started: call start(workspace) first")
+        if self._inherited():   # a forked child: leave the parent's executor alone, start one of its own
+            self._forget()
+            self._owner_pid = os.getpid()
+        elif not self._running():
+            self._kill()
         if not self._running():
             self.restarts += 1
-            self._kill()
+            self._worker = None   # the grading worker went with the executor
             try:
                 self._launch()
             except (RuntimeError, OSError) as e:
@@ -148,8 +164,9 @@ class ExecutorSandbox(Sandbox):
         if "lost" in resp:   # the executor killed the worker (and everything else); next call starts a new one
             self._worker = None
             timed_out = bool(resp.get("timed_out"))
+            ours = resp["lost"] == NO_WORKER   # nothing of the delivery ran: our bookkeeping lost the worker
             return RunResult(124 if timed_out else 137, "", f"[sandbox] the grading worker was lost: {resp['lost']}",
-                             timed_out=timed_out)
+                             timed_out=timed_out, infra_error=f"grading worker lost: {resp['lost']}" if ours else None)
         head, result = decode_answer(answer)
         return to_run_result(head, result)
 
@@ -169,6 +186,9 @@ class ExecutorSandbox(Sandbox):
     def reset(self) -> None:
         """Kill everything earlier commands started (the executor already does after each command)."""
         self._worker = None
+        if self._inherited():
+            self._forget()
+            return
         if self._running():
             try:
                 self._exec.request({"op": "reset"}, 10.0)
@@ -178,6 +198,9 @@ class ExecutorSandbox(Sandbox):
         self._kill()
 
     def close(self) -> None:
+        if self._inherited():
+            self._forget()
+            return
         self._kill()
         if self._bridge is not None:
             self._bridge.close()

@@ -62,10 +62,15 @@ def test_sweep_removes_only_folders_of_dead_owners(tmp_path):
     unmarked.mkdir()
     forged = tmp_path / "fdegym-reused-pid"   # our pid, but another start time: a reused pid is dead
     forged.mkdir()
-    (forged / owned.MARKER).write_text(json.dumps({"pid": os.getpid(), "start": "1", "token": "t", "run": ""}))
+    (forged / owned.MARKER).write_text(json.dumps({"pid": os.getpid(), "start": "1", "token": "t", "run": "",
+                                                   "ns": owned._pid_namespace()}))
+    elsewhere = tmp_path / "fdegym-other-namespace"   # a pid of another namespace cannot be checked: kept
+    elsewhere.mkdir()
+    (elsewhere / owned.MARKER).write_text(json.dumps({"pid": 999_999_999, "start": "1", "token": "t", "run": "",
+                                                      "ns": "pid:[1]"}))
     gone = owned.sweep_dead(tmp_path)
     assert sorted(gone) == sorted([left, forged])
-    assert live.is_dir() and unmarked.is_dir()
+    assert live.is_dir() and unmarked.is_dir() and elsewhere.is_dir()
     owned.remove_owned(live)
 
 
@@ -186,4 +191,21 @@ def test_contact_cost_is_a_float_from_reset():
     assert type(info["contact_cost"]) is float
     _, _, _, _, info = env.step({"tool": "submit"})
     assert type(info["result"]["contact_cost"]) is float
+    env.close()
+
+
+def test_a_forked_child_closing_an_inherited_env_leaves_the_parents_episode_alone():
+    env = FDEGymEnv(TINY, sandbox="bwrap")
+    env.reset(seed=0)
+    env.step({"tool": "run", "command": "echo kept > system/x.txt"})
+    pid = os.fork()
+    if pid == 0:   # e.g. a fork-started vector-env worker or daemon dropping its copy of the env
+        try:
+            env.close()
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    assert (env.workspace / "system" / "x.txt").read_text() == "kept\n"
+    obs, _, _, _, info = env.step({"tool": "run", "command": "cat system/x.txt"})
+    assert "kept" in obs["text"] and env.sandbox.restarts == 0, obs["text"]
     env.close()

@@ -212,7 +212,7 @@ def run_one(run: dict[str, Any], env_kwargs: dict[str, Any], agent_kwargs: dict[
     try:
         rs = RunSpec(**run)
         agent = make_agent(rs.agent, **(agent_kwargs or {}))
-        env = gym.make(gym_id(rs.task), level=rs.level, variant=rs.variant, **env_kwargs)
+        env = gym.make(gym_id(rs.task), task=rs.task, level=rs.level, variant=rs.variant, **env_kwargs)
         result = run_episode(env, agent, seed=rs.seed)
         result.pop("return", None)
         result.update({"run_id": rs.run_id, "agent_spec": rs.agent, "repeat": rs.repeat, "round": rs.round,

@@ -89,7 +89,9 @@ def pytest_sessionfinish(session, exitstatus):
     release_all()   # this process's own, as its exit would
     left = run_leftovers()
     if left:
-        session.config.get_terminal_writer().line(
+        tw = session.config.get_terminal_writer()
+        tw.line("")
+        tw.line(
             f"fdegym leftovers: this test run left {len(left)} folder(s) behind: "
             + ", ".join(str(p) for p in left[:10]) + " (fix: close every env, deployment and server a test "
             "opens; a process that dies mid-episode must be swept with fdegym_env.core.owned.sweep_dead)", red=True)

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from fdegym_env.core.errors import InfrastructureError
-from fdegym_env.core.owned import at_exit, make_owned_dir, remove_owned
+from fdegym_env.core.owned import at_exit, holds, make_owned_dir, remove_owned
 from fdegym_env.core.paths import cache_dir, scratch_dir
 from fdegym_env.sandbox import make_sandbox, resolve_backend
 from fdegym_env.core.task import Task, Variant
@@ -252,6 +252,8 @@ class _DeployPool:
         with self._lock:
             if len(self._idle.get(backend) or []) >= self.SIZE:
                 return False
+        if not holds(root):   # only a folder this process made is ever emptied for reuse
+            return False
         try:
             _empty(root / "workspace")
             if getattr(sandbox, "uid", None) is not None:

@@ -51,3 +51,25 @@ def test_subproc_vec_env_workers_leave_nothing_behind():
     assert _ours(pids), "the workers' folders should exist while they run (else this test checks nothing)"
     venv.close()
     assert _ours(pids) == []
+
+
+def test_session_check_finds_what_this_runs_processes_left(monkeypatch):
+    import os
+    import secrets
+    import subprocess
+    import sys
+    from tests.conftest import run_leftovers
+    token, other = "test-" + secrets.token_hex(4), "test-" + secrets.token_hex(4)
+    code = ("import os; from fdegym_env.core.owned import make_owned_dir; from fdegym_env.core.paths import "
+            "episodes_dir; print(make_owned_dir('fdegym-leak-', episodes_dir())); os._exit(0)")
+    made = {}
+    for t in (token, other):
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                           env={**os.environ, owned.RUN_TOKEN_ENV: t})
+        made[t] = r.stdout.strip()
+    try:
+        monkeypatch.setenv(owned.RUN_TOKEN_ENV, token)
+        assert [str(p) for p in run_leftovers(wait_s=0)] == [made[token]], "another run's folder counted, or ours missed"
+    finally:
+        owned.sweep_dead(episodes_dir())
+    assert run_leftovers(wait_s=0) == []

@@ -117,3 +117,22 @@ def test_a_sandbox_that_keeps_dying_raises_and_is_not_cached(tiny_ws, monkeypatc
     monkeypatch.undo()
     outcome = grade.grade_system(task, variant, tiny_ws, "bwrap")
     assert outcome.incidents == []
+
+
+def test_an_infrastructure_failure_at_submit_leaves_the_episode_open_for_a_retry(monkeypatch):
+    grade._GRADE_CACHE.clear()
+    monkeypatch.setenv("FDEGYM_PROCESS", "persistent")
+    env = FDEGymEnv(str(TINY), sandbox="bwrap")
+    env.reset(seed=0)
+    grade.anchors(env.task, env.variant, "bwrap")   # measured before the sandbox starts failing
+
+    def dying(self, *args, **kwargs):
+        raise ExecutorDied("executor closed its output")
+    with monkeypatch.context() as m:
+        m.setattr(ExecutorClient, "request_raw", dying)
+        with pytest.raises(InfrastructureError):
+            env.step({"tool": "submit"})
+    assert not grade._GRADE_CACHE
+    _, _, term, _, info = env.step({"tool": "submit"})
+    assert term and info["result"]["incidents"] == [] and info["result"]["end_reason"] == "submitted"
+    env.close()

@@ -320,17 +320,17 @@ class LocalBackend(Backend):
         from concurrent.futures.process import BrokenProcessPool
         key, run, env_kwargs, agent_kwargs = job
         pool = self._new_pool(1)
-        pids: set[int] = set()
+        workers: list = []
         try:
             fut = pool.submit(run_one, run, env_kwargs, agent_kwargs)
-            pids = set(getattr(pool, "_processes", None) or ())
+            workers = list((getattr(pool, "_processes", None) or {}).values())
             return fut.result()
         except BrokenProcessPool as e:
             return {"ok": False, "error": f"the worker process died while running this episode alone: {e}",
                     "worker": "local"}
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
-            _sweep_dead_workers(pids)
+            _sweep_dead_workers(workers)
 
     def run(self, jobs):
         from concurrent.futures import FIRST_COMPLETED, wait
@@ -354,9 +354,9 @@ class LocalBackend(Backend):
             if victims or getattr(self._pool, "_broken", False):
                 victims += list(inflight.values())  # everything the dead pool held
                 inflight.clear()
-                pids = set(getattr(self._pool, "_processes", None) or ())
+                workers = list((getattr(self._pool, "_processes", None) or {}).values())
                 self._pool.shutdown(wait=False, cancel_futures=True)
-                _sweep_dead_workers(pids)
+                _sweep_dead_workers(workers)
                 for job in victims:
                     yield job[0], self._run_alone(job)
                 self._pool = self._new_pool(self.workers)
@@ -367,14 +367,23 @@ class LocalBackend(Backend):
             self._pool = None
 
 
-def _sweep_dead_workers(pids: set[int]) -> None:
-    """Delete the episode folders a dead worker left (it died mid-episode, before its cleanup ran):
-    only folders whose marker names one of ``pids`` and whose owner is verifiably dead."""
+def _sweep_dead_workers(workers: list, wait_s: float = 10.0) -> None:
+    """Delete the episode folders the workers of a broken pool left (the one that died mid-episode,
+    and the bystanders the broken pool terminates, neither of which cleans up): once each has ended
+    (waited for up to ``wait_s``), only folders whose marker names it and whose owner is verifiably dead."""
+    import time
     from fdegym_env.core.owned import sweep_dead
     from fdegym_env.core.paths import episodes_dir, scratch_dir
+    deadline = time.monotonic() + wait_s
+    for proc in workers:
+        try:
+            proc.join(timeout=max(0.0, deadline - time.monotonic()))
+        except (AssertionError, ValueError, OSError):   # not ours to join, or already closed
+            pass
     for parent in {episodes_dir(), scratch_dir()}:
-        for pid in pids:
-            sweep_dead(parent, pid)
+        for proc in workers:
+            if proc.pid is not None:
+                sweep_dead(parent, proc.pid)
 
 
 class RayBackend(Backend):

@@ -125,7 +125,7 @@ def test_failures_are_retried_once_and_recorded(tmp_path):
     assert "died" in by["solution:crash"][-1]["error"]
     left = [p for parent in (episodes_dir(), scratch_dir()) for p, m in owned.fdegym_entries(parent)
             if p.name.startswith("fdegym-crash_task-") and m is not None and not owned.owner_alive(m)]
-    assert left == [], "a worker that died mid-episode left its workspace behind"
+    assert left == [], ("a worker that died mid-episode left its workspace behind", [owned.read_marker(p) for p in left])
     # not done: a re-run tries them again (and only them)
     s2 = run_batch(spec, out, workers=1)
     assert (s2.skipped, s2.done, s2.failed) == (2, 0, 2)

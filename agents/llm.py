@@ -245,7 +245,12 @@ class LLMAgent:
                 if status not in RETRY_STATUS and status < 500:
                     raise
                 retry_after = _retry_after(e)
-            except (openai.APIConnectionError, openai.APITimeoutError):
+            except openai.APIConnectionError as e:
+                if self.usage["model_calls"] == 0 and _refused(e):   # nothing listens there: no retry helps
+                    raise _FatalAPIError(
+                        f"cannot reach the model endpoint {self.base_url or '(default OpenAI URL)'}: connection "
+                        "refused (nothing listens at that address). Fix: start the server, or pass the right "
+                        "--base-url (e.g. http://127.0.0.1:8000/v1 for a local vLLM)") from e
                 retry_after = None
             if attempt >= self.retries:
                 raise RuntimeError(f"gave up after {attempt + 1} attempts (429/5xx/timeouts)")
@@ -282,6 +287,18 @@ class LLMAgent:
 
 class _FatalAPIError(RuntimeError):
     """A configuration mistake the run cannot recover from (bad key, unknown model, wrong URL)."""
+
+
+def _refused(e: BaseException) -> bool:
+    """True if a connection error was caused by a refused TCP connection (anywhere in its chain)."""
+    seen = 0
+    x: BaseException | None = e
+    while x is not None and seen < 10:
+        if isinstance(x, ConnectionRefusedError) or "Connection refused" in str(x) or "[Errno 111]" in str(x):
+            return True
+        x = x.__cause__ or x.__context__
+        seen += 1
+    return False
 
 
 def _retry_after(e: Any) -> float | None:

@@ -48,3 +48,54 @@ def admission():
 def _quiet_sandbox_warnings():
     os.environ.setdefault("FDEGYM_TEST", "1")
     yield
+
+
+def pytest_configure(config):
+    """One token for this test run, inherited by xdist workers and every subprocess: the owner marker
+    of each folder the run creates carries it (fdegym_env.core.owned), whatever other runs share the folder."""
+    import secrets
+    from fdegym_env.core.owned import RUN_TOKEN_ENV
+    os.environ.setdefault(RUN_TOKEN_ENV, "pytest-" + secrets.token_hex(6))
+
+
+LEFTOVER_GRACE_S = 15.0   # processes of the run still exiting (xdist workers, servers) clean up meanwhile
+
+
+def run_leftovers(wait_s: float = LEFTOVER_GRACE_S) -> list[Path]:
+    """The fdegym folders this run's processes left in the episode and scratch folders (``/dev/shm``)."""
+    import tempfile
+    import time
+    from fdegym_env.core.owned import RUN_TOKEN_ENV, left_by_run
+    from fdegym_env.core.paths import episodes_dir, scratch_dir
+    token = os.environ.get(RUN_TOKEN_ENV)
+    if not token:
+        return []
+    deadline = time.monotonic() + wait_s
+    while True:
+        left = sorted({p for parent in {episodes_dir(), scratch_dir(), Path(tempfile.gettempdir())}
+                       for p in left_by_run(parent, token)})
+        if not left or time.monotonic() >= deadline:
+            return left
+        time.sleep(0.5)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Fail the run if it left fdegym folders behind (only the controller checks, after its workers)."""
+    if hasattr(session.config, "workerinput") or os.environ.get("FDEGYM_SKIP_LEFTOVER_CHECK") == "1":
+        return
+    from fdegym_env.core.owned import release_all, sweep_dead
+    from fdegym_env.grading.grade import _POOL
+    _POOL.close()
+    release_all()   # this process's own, as its exit would
+    left = run_leftovers()
+    if left:
+        tw = session.config.get_terminal_writer()
+        tw.line("")
+        tw.line(
+            f"fdegym leftovers: this test run left {len(left)} folder(s) behind: "
+            + ", ".join(str(p) for p in left[:10]) + " (fix: close every env, deployment and server a test "
+            "opens; a process that dies mid-episode must be swept with fdegym_env.core.owned.sweep_dead)", red=True)
+        for parent in {p.parent for p in left}:
+            sweep_dead(parent)
+        if session.exitstatus == 0:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sys
 
+from fdegym_env.cli.args import check_output_file, check_output_folder, seed_arg
 
 
 def _csv(text: str) -> list[str]:
@@ -27,7 +28,7 @@ def _bench_setup(p):
                    help="base (default), all (every variant in variants.yaml), named (all but base), "
                         "sample:N (sample:0..N-1), or comma-separated names")
     p.add_argument("--repeats", type=int, default=1, help="episodes per config and task (seeds SEED..SEED+N-1)")
-    p.add_argument("--seed", type=int, default=0, help="first seed")
+    p.add_argument("--seed", type=seed_arg, default=0, help="first seed")
     p.add_argument("--workers", type=int, default=1, help="episodes in parallel (local processes or Ray CPUs)")
     p.add_argument("--out", required=True, help="batch folder: results.jsonl, failures.jsonl, batch.json")
     p.add_argument("--backend", default="local", choices=["local", "ray"])
@@ -47,6 +48,12 @@ def _bench_setup(p):
 def cmd_bench(a) -> int:
     """Run agents × tasks × levels × variants × repeats into a results folder (resumable)."""
     from fdegym_env.evaluation.batch import BatchSpec, RayBackend, load_results, plan_runs, run_batch
+    for option, value in (("--agents", a.agents), ("--tasks", a.tasks), ("--levels", a.levels)):
+        if not _csv(value):
+            raise ValueError(f"{option} is empty (got {value!r}); expected comma-separated names"
+                             + (" or 'all'" if option == "--tasks" else "") + f" (fix: e.g. {option} "
+                             + {"--agents": "reference", "--tasks": "all", "--levels": "L3"}[option] + ")")
+    check_output_folder(a.out, "--out")
     llm = {k: v for k, v in {"model": a.model, "base_url": a.base_url, "api_key_file": a.api_key_file}.items() if v}
     spec = BatchSpec(agents=_csv(a.agents), tasks=_csv(a.tasks), levels=_csv(a.levels), variants=a.variants,
                      repeats=a.repeats, seed=a.seed, sandbox=a.sandbox, router=a.router,
@@ -118,7 +125,7 @@ def _play_setup(p):
     p.add_argument("task", help="task id or task folder")
     p.add_argument("--level", default="L3", choices=["L0", "L1", "L2", "L3"])
     p.add_argument("--variant", default="base")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed_arg, default=0)
     p.add_argument("--sandbox", default="auto", choices=["auto", "bwrap", "docker", "none"])
     p.add_argument("--record", default=None, help="write a JSONL recording (fdegym replay FILE reproduces it)")
     p.add_argument("--transcript", default=None, help="write the transcript here at the end")
@@ -129,6 +136,8 @@ def _play_setup(p):
 def cmd_play(a) -> int:
     """Work a task yourself in the terminal, with the agent's tools and grading."""
     from fdegym_env.cli.play import play
+    check_output_file(a.record, "--record")
+    check_output_file(a.transcript, "--transcript")
     result = play(a.task, level=a.level, variant=a.variant, seed=a.seed, sandbox=a.sandbox, record=a.record,
                   transcript=a.transcript, confirm=not a.yes)
     if result is not None and a.json:

@@ -17,6 +17,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+from fdegym_env.cli.args import check_output_file, check_output_folder, seed_arg
+
 
 @dataclass(frozen=True)
 class Command:
@@ -56,7 +58,7 @@ def _run_setup(p):
     p.add_argument("--agent", default="reference", help="do-nothing, random, reference, literal, llm, solution:<name>")
     p.add_argument("--level", default="L3", choices=["L0", "L1", "L2", "L3"])
     p.add_argument("--variant", default="base")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed_arg, default=0)
     p.add_argument("--sandbox", default="auto", choices=["auto", "bwrap", "docker", "none"])
     p.add_argument("--router", default=None, choices=["regex", "lexical", "llm"])
     p.add_argument("--model", default=None, help="model name for --agent llm")
@@ -73,11 +75,13 @@ def cmd_run(a) -> int:
     import fdegym_env  # noqa: F401  (registers ids)
     from fdegym_env.agents import make_agent, run_episode
     from fdegym_env.core.registry import gym_id
+    check_output_file(a.record, "--record")
     kwargs = {}
     if a.agent == "llm":
         kwargs = {k: v for k, v in {"model": a.model, "base_url": a.base_url, "api_key_file": a.api_key_file}.items() if v}
     agent = make_agent(a.agent, **kwargs)
-    env = gym.make(gym_id(a.task), level=a.level, variant=a.variant, sandbox=a.sandbox, router=a.router,
+    # task= the argument as given: a copied task folder that keeps its id runs the copy, not the shipped one
+    env = gym.make(gym_id(a.task), task=a.task, level=a.level, variant=a.variant, sandbox=a.sandbox, router=a.router,
                    render_mode="ansi")
     if a.record:
         from fdegym_env.wrappers import Recorder
@@ -153,6 +157,7 @@ def cmd_schema(a) -> int:
     names = [a.file] if a.file else [k.removesuffix(".yaml") for k in FILES]
     schemas = {n.removesuffix(".yaml"): json_schema(n) for n in names}
     if a.out:
+        check_output_folder(a.out, "--out")
         out = Path(a.out)
         out.mkdir(parents=True, exist_ok=True)
         for n, s in schemas.items():
@@ -225,6 +230,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except (ValueError, RuntimeError) as e:
         print(f"fdegym {a.cmd}: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:   # a path the user gave that cannot be read or written
+        where = f" {e.filename!r}" if e.filename else ""
+        print(f"fdegym {a.cmd}: error: {e.strerror or e}{where} (fix: check the path and its permissions)",
+              file=sys.stderr)
         return 2
 
 

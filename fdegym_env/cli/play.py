@@ -382,7 +382,7 @@ def play(task: str, level: str = "L3", variant: str = "base", seed: int = 0, san
     import gymnasium as gym
     import fdegym_env  # noqa: F401
     from fdegym_env.core.registry import gym_id
-    env = gym.make(gym_id(task), level=level, variant=variant, sandbox=sandbox, render_mode="ansi")
+    env = gym.make(gym_id(task), task=task, level=level, variant=variant, sandbox=sandbox, render_mode="ansi")
     if record:
         from fdegym_env.wrappers import Recorder
         env = Recorder(env, record)

@@ -5,7 +5,9 @@
 
 ``doctor`` reports which sandbox backends this machine has, runs each guarantee's probe against
 every available one (:mod:`fdegym_env.sandbox.probes`), and names the fix for each missing piece.
-It exits 0 when ``auto`` would find a backend whose probes all pass, 1 otherwise.
+It reports the backend ``auto`` really picks (the first available one, as
+:func:`~fdegym_env.sandbox.resolve_backend` does) and any of its probes that failed; it exits 0
+when that backend's probes all pass, 1 otherwise.
 
 Example:
     $ fdegym doctor --json | python3 -c "import json,sys; print(json.load(sys.stdin)['auto'])"
@@ -55,14 +57,13 @@ def doctor_report(backends: list[str] | None = None) -> dict:
     if "none" in backends:
         report["backends"]["none"] = {"available": True, "detail": "no isolation (explicit opt-in only)",
                                       "probes": run_probes("none")}
-    auto = None
-    for name in ("bwrap", "docker"):
-        e = report["backends"].get(name)
-        if e and e["available"] and all(p["ok"] for p in e.get("probes", [])):
-            auto = name
-            break
+    # what sandbox='auto' really picks (resolve_backend): the first available backend, whatever its probes say
+    auto = next((name for name in ("bwrap", "docker")
+                 if (report["backends"].get(name) or {}).get("available")), None)
+    failed = [p["name"] for p in (report["backends"].get(auto) or {}).get("probes", []) if not p["ok"]]
     report["auto"] = auto
-    report["ok"] = auto is not None
+    report["auto_failed_probes"] = failed
+    report["ok"] = auto is not None and not failed
     return report
 
 
@@ -81,7 +82,14 @@ def cmd_doctor(a) -> int:
             print(f"      fix: {e['fix']}")
         for p in e.get("probes", []):
             print(f"      {'pass' if p['ok'] else 'FAIL'}  {p['name']:<28} {p['detail'][:90]}")
-    print(f"\nsandbox='auto' uses: {report['auto'] or 'nothing (see the fixes above)'}")
+    auto, failed = report["auto"], report["auto_failed_probes"]
+    if auto is None:
+        print("\nsandbox='auto' uses: nothing (see the fixes above)")
+    elif failed:
+        print(f"\nsandbox='auto' uses: {auto}, although {len(failed)} of its checks failed ({', '.join(failed)}): "
+              "runs are sandboxed without those guarantees (fix: see the FAIL lines above)")
+    else:
+        print(f"\nsandbox='auto' uses: {auto}")
     return 0 if report["ok"] else 1
 
 

@@ -19,6 +19,8 @@ Reward
 Episode end
     ``submit`` (``end_reason="submitted"``) or a limit (``max_turns``, ``max_customer_days``,
     ``max_wall_seconds``): the system as it stands is deployed and graded, ``terminated=True``.
+    If the workspace folder disappears from under a live episode (deleted from outside), the next
+    step ends it with ``end_reason="workspace_lost"`` and the system is graded as found (uplift 0).
 
 Example:
     >>> import gymnasium as gym, fdegym_env
@@ -47,13 +49,15 @@ from gymnasium.envs.registration import EnvSpec
 from fdegym_env.core import workspace as wsmod
 from fdegym_env.core.actions import Action, ActionError, describe, make_action_space, parse_action
 from fdegym_env.core.errors import did_you_mean
-from fdegym_env.grading.grade import anchors, grade_system, run_trial, score
+from fdegym_env.grading.grade import GradeOutcome, anchors, grade_system, run_trial, score
 from fdegym_env.people import People, make_router
 from fdegym_env.sandbox import make_sandbox, resolve_backend
 from fdegym_env.core.spaces import UnicodeText
 from fdegym_env.core.task import LEVELS, SAMPLE_PREFIX, SPLIT_RANGES, Task, Variant
 
 MAX_OBS_CHARS = 200_000
+WORKSPACE_LOST = ("the episode's workspace folder no longer exists (it was deleted from outside this "
+                  "environment); the episode ends and the system is graded as found")
 RUN_TIMEOUT_DEFAULT = 30.0
 RUN_TIMEOUT_MAX = 120.0
 WAIT_MAX_HOURS = 336.0              # one `wait` (the tool schema says "at most 336"; the people engine caps it too)
@@ -277,6 +281,8 @@ class FDEGymEnv(gym.Env[dict, dict]):
             act = parse_action(action)
         except ActionError as e:
             act, error = None, str(e)
+        if wsmod.workspace_lost(self.workspace):
+            act, error, end_reason = None, WORKSPACE_LOST, "workspace_lost"
         if act is not None:
             try:  # agent mistakes become observations; a bug in fdegym or a task's code raises
                 text, cost, contact_info, end_reason = self._execute(act)
@@ -286,6 +292,8 @@ class FDEGymEnv(gym.Env[dict, dict]):
                 if act.tool not in FILE_TOOLS:
                     raise
                 error, cost, contact_info, end_reason = f"{act.tool} failed: {e.strerror or e}", 0.0, None, None
+        if end_reason != "workspace_lost" and wsmod.workspace_lost(self.workspace):
+            error, end_reason = WORKSPACE_LOST, "workspace_lost"   # gone while this step ran
         if error is not None:
             text = f"Error: {error}"
         if end_reason is None:
@@ -425,9 +433,13 @@ class FDEGymEnv(gym.Env[dict, dict]):
     # --- grading ----------------------------------------------------------------------------------
     def _finish(self, end_reason: str) -> float:
         """Grade the workspace as it stands; returns the final reward increment."""
-        self._done = True
-        outcome = grade_system(self.task, self.variant, self.workspace, self.sandbox_name)
         anc = anchors(self.task, self.variant, self.sandbox_name)
+        if end_reason == "workspace_lost":   # nothing left to deploy: the system as the customer has it
+            outcome = GradeOutcome(anc["kpi_baseline"], [], "the workspace was lost; graded as found", {},
+                                   resolve_backend(self.sandbox_name))
+        else:   # an InfrastructureError (ours, not the agent's) leaves the episode open: the step can be retried
+            outcome = grade_system(self.task, self.variant, self.workspace, self.sandbox_name)
+        self._done = True
         contact_cost = self.people.contact_cost
         s = score(outcome.kpi, anc["kpi_baseline"], anc["kpi_reference"], outcome.incidents, contact_cost)
         disc = self.people.discovery(self.task.truth.get("key_facts", []))
@@ -435,7 +447,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
             "task": self.task.id, "variant": self.variant.name, "level": self.episode_level,
             "seed": self.episode_seed, "agent": self.agent_name,
             "score": None, "uplift": s["uplift"], "uplift_bounded": s["uplift_bounded"],
-            "uplift_net": s["uplift_net"], "contact_cost": round(contact_cost, 6),
+            "uplift_net": s["uplift_net"], "contact_cost": float(round(contact_cost, 6)),
             "incidents": outcome.incidents, "resolved": s["resolved"], "end_reason": end_reason,
             "turns": self.turn, "key_fact_coverage": disc["key_fact_coverage"],
             "facts_obtained": disc["facts_obtained"], "questions_asked": disc["questions_asked"],
@@ -479,7 +491,8 @@ class FDEGymEnv(gym.Env[dict, dict]):
             "task": self.task.id, "variant": self.variant.name if self.variant else None,
             "level": getattr(self, "episode_level", self.level), "turn": self.turn,
             "tool": act.tool if act else None, "last_action_error": error,
-            "customer_time": p.stamp() if p else None, "contact_cost": round(p.contact_cost, 6) if p else 0.0,
+            "customer_time": p.stamp() if p else None,
+            "contact_cost": float(round(p.contact_cost, 6)) if p else 0.0,
         }
         if contact is not None:
             info["contact"] = contact

@@ -43,3 +43,8 @@ def did_you_mean(word: str, choices: Iterable[str], quote: str | None = None) ->
         return ""
     shown = repr(near) if quote is None else f"{quote}{near}{quote}"
     return f" Did you mean {shown}?"
+
+
+class InfrastructureError(RuntimeError):
+    """fdegym itself failed to run something (a sandbox or grading worker lost for a reason of ours,
+    not because of what the agent delivered). Never an incident, never cached; retrying may succeed."""

@@ -11,7 +11,8 @@ import stat
 import tempfile
 from pathlib import Path
 
-from fdegym_env.core.fstree import kind_of, remove_tree, shown
+from fdegym_env.core.fstree import kind_of, shown
+from fdegym_env.core.owned import make_owned_dir, remove_owned
 from fdegym_env.core.paths import cache_dir, episodes_dir
 from fdegym_env.core.task import Task, Variant, render
 
@@ -69,8 +70,9 @@ def copy_file(src: str, dst: str) -> None:
 
 
 def new_workspace(task: Task, variant: Variant, brief: str | None, parent: Path | None = None) -> Path:
-    """Copy the world snapshot into a fresh folder; write ``TASK.md``. Returns the workspace path."""
-    root = Path(tempfile.mkdtemp(prefix=f"fdegym-{task.id}-", dir=parent or episodes_dir()))
+    """Copy the world snapshot into a fresh folder; write ``TASK.md``. Returns the workspace path.
+    The folder above it carries this process's owner marker (:mod:`fdegym_env.core.owned`)."""
+    root = make_owned_dir(f"fdegym-{task.id}-", parent or episodes_dir())
     ws = root / "workspace"
     shutil.copytree(world_snapshot(task, variant), ws, symlinks=True, copy_function=copy_file)
     if brief is not None:
@@ -81,9 +83,14 @@ def new_workspace(task: Task, variant: Variant, brief: str | None, parent: Path 
 
 
 def remove_workspace(ws: Path | None) -> None:
-    """Delete an episode's folder, however deep the trees its commands made."""
+    """Delete a workspace made by :func:`new_workspace` in this process (never another's)."""
     if ws is not None:
-        remove_tree(ws.parent if ws.name == "workspace" else ws)
+        remove_owned(ws.parent if ws.name == "workspace" else ws)
+
+
+def workspace_lost(ws: Path | None) -> bool:
+    """True if the workspace folder is gone (deleted or replaced by something that is not a folder)."""
+    return ws is not None and not os.path.isdir(ws)
 
 
 def _show(text: str, limit: int = 120) -> str:

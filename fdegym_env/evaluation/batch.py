@@ -212,7 +212,7 @@ def run_one(run: dict[str, Any], env_kwargs: dict[str, Any], agent_kwargs: dict[
     try:
         rs = RunSpec(**run)
         agent = make_agent(rs.agent, **(agent_kwargs or {}))
-        env = gym.make(gym_id(rs.task), level=rs.level, variant=rs.variant, **env_kwargs)
+        env = gym.make(gym_id(rs.task), task=rs.task, level=rs.level, variant=rs.variant, **env_kwargs)
         result = run_episode(env, agent, seed=rs.seed)
         result.pop("return", None)
         result.update({"run_id": rs.run_id, "agent_spec": rs.agent, "repeat": rs.repeat, "round": rs.round,
@@ -320,13 +320,17 @@ class LocalBackend(Backend):
         from concurrent.futures.process import BrokenProcessPool
         key, run, env_kwargs, agent_kwargs = job
         pool = self._new_pool(1)
+        workers: list = []
         try:
-            return pool.submit(run_one, run, env_kwargs, agent_kwargs).result()
+            fut = pool.submit(run_one, run, env_kwargs, agent_kwargs)
+            workers = list((getattr(pool, "_processes", None) or {}).values())
+            return fut.result()
         except BrokenProcessPool as e:
             return {"ok": False, "error": f"the worker process died while running this episode alone: {e}",
                     "worker": "local"}
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+            _sweep_dead_workers(workers)
 
     def run(self, jobs):
         from concurrent.futures import FIRST_COMPLETED, wait
@@ -350,7 +354,9 @@ class LocalBackend(Backend):
             if victims or getattr(self._pool, "_broken", False):
                 victims += list(inflight.values())  # everything the dead pool held
                 inflight.clear()
+                workers = list((getattr(self._pool, "_processes", None) or {}).values())
                 self._pool.shutdown(wait=False, cancel_futures=True)
+                _sweep_dead_workers(workers)
                 for job in victims:
                     yield job[0], self._run_alone(job)
                 self._pool = self._new_pool(self.workers)
@@ -359,6 +365,25 @@ class LocalBackend(Backend):
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+
+def _sweep_dead_workers(workers: list, wait_s: float = 10.0) -> None:
+    """Delete the episode folders the workers of a broken pool left (the one that died mid-episode,
+    and the bystanders the broken pool terminates, neither of which cleans up): once each has ended
+    (waited for up to ``wait_s``), only folders whose marker names it and whose owner is verifiably dead."""
+    import time
+    from fdegym_env.core.owned import sweep_dead
+    from fdegym_env.core.paths import episodes_dir, scratch_dir
+    deadline = time.monotonic() + wait_s
+    for proc in workers:
+        try:
+            proc.join(timeout=max(0.0, deadline - time.monotonic()))
+        except (AssertionError, ValueError, OSError):   # not ours to join, or already closed
+            pass
+    for parent in {episodes_dir(), scratch_dir()}:
+        for proc in workers:
+            if proc.pid is not None:
+                sweep_dead(parent, proc.pid)
 
 
 class RayBackend(Backend):

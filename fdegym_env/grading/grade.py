@@ -20,7 +20,6 @@ Score (DESIGN §5, paper §2.3):
 
 from __future__ import annotations
 
-import atexit
 import copy
 import hashlib
 import json
@@ -28,7 +27,6 @@ import logging
 import os
 import shutil
 import stat
-import tempfile
 import threading
 import traceback
 from collections import OrderedDict
@@ -37,6 +35,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from fdegym_env.core.fstree import TreeTooLarge, copy_tree, remove_tree, walk_tree
+from fdegym_env.core.errors import InfrastructureError
+from fdegym_env.core.owned import at_exit, holds, make_owned_dir, remove_owned
 from fdegym_env.core.paths import cache_dir, scratch_dir
 from fdegym_env.sandbox import make_sandbox, resolve_backend
 from fdegym_env.core.task import Task, Variant
@@ -111,7 +111,7 @@ class Deployment:
         if pooled is not None:   # a warm sandbox of an earlier deployment, emptied: refill its folder
             self._root, self.sandbox = pooled
         else:
-            self._root, self.sandbox = Path(tempfile.mkdtemp(prefix="fdegym-deploy-", dir=scratch_dir())), None
+            self._root, self.sandbox = make_owned_dir("fdegym-deploy-", scratch_dir()), None
         self.workspace = self._root / "workspace"
         self.workspace.mkdir(exist_ok=True)
         self.not_deployed: list[str] = []   # what the delivered folder held that could not be copied
@@ -125,8 +125,14 @@ class Deployment:
                 raise UndeployableDelivery(f"{src.name}/ holds more than {MAX_DELIVERY_BYTES:,} bytes of files; "
                                            "production takes at most that (remove large files from it)") from None
         if self.sandbox is None:
-            self.sandbox = make_sandbox(self._backend)
-            self.sandbox.start(self.workspace)
+            try:
+                self.sandbox = make_sandbox(self._backend)
+                self.sandbox.start(self.workspace)
+            except BaseException:
+                if self.sandbox is not None:
+                    self.sandbox.close()
+                remove_owned(self._root)
+                raise
         self.failures: list[str] = []
         self.calls = 0
         self.down: str | None = None  # set when a call hangs: production does not come back by itself
@@ -145,17 +151,29 @@ class Deployment:
             stdin = json.dumps(list(args)).encode("utf-8")
         except TypeError as e:
             raise ValueError(f"{self.task.id}: grader passed non-JSON arguments to {module}.{function}: {e}") from None
-        r = None
+        where = f"{module}.{function} (call {self.calls})"
+        r = self._run_call(module, function, stdin, timeout_s)
+        if r.infra_error:   # lost for a reason of ours, not the delivery's: once more on a fresh sandbox
+            log.warning("%s: %s lost its sandbox (%s); retrying on a fresh one", self.task.id, where, r.infra_error)
+            r = self._run_call(module, function, stdin, timeout_s)
+            if r.infra_error:
+                raise InfrastructureError(
+                    f"{self.task.id}: {where} could not run because the sandbox failed twice ({r.infra_error}); "
+                    "this is fdegym's failure, not the delivery's, and nothing was graded or cached. "
+                    "Fix: retry; `fdegym doctor` checks the sandbox")
+        return self._judge(r, where, timeout_s)
+
+    def _run_call(self, module: str, function: str, stdin: bytes, timeout_s: float):
         if self.process == "persistent":
             try:
-                r = self.sandbox.python_call(module, function, stdin, driver=_DRIVER, timeout_s=timeout_s,
-                                             cwd="system", hard=RESULT_CAP)
+                return self.sandbox.python_call(module, function, stdin, driver=_DRIVER, timeout_s=timeout_s,
+                                                cwd="system", hard=RESULT_CAP)
             except NotImplementedError:   # a backend without a grading worker
                 self.process = "per_call"
-        if r is None:
-            r = self.sandbox.run(["python3", "-c", _DRIVER, module, function], timeout_s=timeout_s, stdin=stdin,
-                                 cwd="system", cap=RESULT_CAP)
-        where = f"{module}.{function} (call {self.calls})"
+        return self.sandbox.run(["python3", "-c", _DRIVER, module, function], timeout_s=timeout_s, stdin=stdin,
+                                cwd="system", cap=RESULT_CAP)
+
+    def _judge(self, r, where: str, timeout_s: float) -> CallResult:
         if r.timed_out:
             self.down = f"the system hung on an earlier call ({where})"
             return self._fail(f"{where} did not return within {timeout_s:g} s", r.stderr)
@@ -184,14 +202,14 @@ class Deployment:
         if not self.down and _POOL.give(self._backend, self._root, sandbox):
             return
         sandbox.close()
-        remove_tree(self._root)
+        remove_owned(self._root)
 
     def _discard(self) -> None:
         """Drop a deployment that never started: its folder, and the pooled sandbox it took, if any."""
         if self.sandbox is not None:
             self.sandbox.close()
             self.sandbox = None
-        remove_tree(self._root)
+        remove_owned(self._root)
 
     def __enter__(self):
         return self
@@ -247,7 +265,13 @@ class _DeployPool:
             if self._pid != os.getpid():   # a forked copy of this process: those sandboxes are the parent's
                 self._idle, self._pid = {}, os.getpid()
             idle = self._idle.get(backend) or []
-            return idle.pop() if idle else None
+            while idle:
+                root, sandbox = idle.pop()
+                if getattr(sandbox, "_running", lambda: True)():
+                    return root, sandbox
+                sandbox.close()   # died while idle (killed from outside): never deploy into it
+                remove_owned(root)
+            return None
 
     def give(self, backend: str, root: Path, sandbox) -> bool:
         if not self._on(backend) or self._pid != os.getpid() or not hasattr(sandbox, "recycle"):
@@ -255,6 +279,8 @@ class _DeployPool:
         with self._lock:
             if len(self._idle.get(backend) or []) >= self.SIZE:
                 return False
+        if not holds(root):   # only a folder this process made is ever emptied for reuse
+            return False
         try:
             _empty(root / "workspace")
             if getattr(sandbox, "uid", None) is not None:
@@ -281,7 +307,7 @@ class _DeployPool:
 
 
 _POOL = _DeployPool()
-atexit.register(_POOL.close)
+at_exit(_POOL.close, 10)   # before the process's remaining folders go (SubprocVecEnv workers too)
 
 
 @dataclass
@@ -421,6 +447,8 @@ def _grade_uncached(task: Task, variant: Variant, workspace: Path, sandbox: str)
             kpi = float(out["kpi"])
             incidents = [str(i) for i in out.get("incidents") or []]
             summary, details = str(out.get("summary", "")), dict(out.get("details") or {})
+        except InfrastructureError:
+            raise   # ours, not the delivery's: no incident, and grade_system caches nothing
         except Exception as e:  # a grader that chokes on what the system returned: an incident
             log.warning("grader of %s raised on delivered output: %s", task.id, e)
             kpi, incidents, summary = float("nan"), [f"grading_failed: {type(e).__name__}: {e}"], ""
@@ -474,12 +502,15 @@ def anchors(task: Task, variant: Variant, sandbox: str = "auto") -> dict[str, fl
     path = anchor_cache_path(task, variant)
     if path.exists():
         return json.loads(path.read_text())
-    with tempfile.TemporaryDirectory(prefix="fdegym-anchor-", dir=scratch_dir()) as tmp:
-        ws = Path(tmp) / "workspace"
+    tmp = make_owned_dir("fdegym-anchor-", scratch_dir())
+    try:
+        ws = tmp / "workspace"
         shutil.copytree(world_snapshot(task, variant), ws, symlinks=True)
         base = grade_system(task, variant, ws, sandbox)
         apply_solution(task, "reference", ws, variant.params)
         ref = grade_system(task, variant, ws, sandbox)
+    finally:
+        remove_owned(tmp)
     return save_anchors(task, variant, base, ref)
 
 

@@ -31,6 +31,7 @@ class RunResult:
     truncated: bool = False
     killed_for_output: bool = False
     duration_s: float = 0.0
+    infra_error: str | None = None   # set when the sandbox itself was lost for a reason of ours (never the command's)
 
     @property
     def ok(self) -> bool:

@@ -28,6 +28,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import queue
+import threading
 import resource
 import shutil
 import signal
@@ -35,6 +37,7 @@ import stat
 import subprocess
 import tempfile
 import time
+from concurrent.futures import Future
 from functools import lru_cache
 from pathlib import Path
 
@@ -132,6 +135,47 @@ def shared_bwrap_binary() -> str:
     return str(exe)
 
 
+class _Launcher:
+    """Starts every bwrap of this process from one long-lived thread.
+
+    ``--die-with-parent`` (``PR_SET_PDEATHSIG``) fires when the *thread* that forked the sandbox ends,
+    not the process: a sandbox started from a server's request thread or a pool worker would be
+    killed when that thread retires, taking a warm grading worker with it. This thread lives as long
+    as the process (a daemon: it ends only when the process does), so sandboxes die with the process
+    and with nothing less. A forked child starts its own on first use.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pid: int | None = None
+        self._queue: queue.SimpleQueue | None = None
+        self._thread: threading.Thread | None = None
+
+    def popen(self, argv: list[str], **kwargs) -> subprocess.Popen:
+        with self._lock:
+            if self._pid != os.getpid() or self._thread is None or not self._thread.is_alive():
+                self._pid, self._queue = os.getpid(), queue.SimpleQueue()
+                self._thread = threading.Thread(target=self._serve, args=(self._queue,),
+                                                name="fdegym-sandbox-launcher", daemon=True)
+                self._thread.start()
+            q = self._queue
+        done: Future = Future()
+        q.put((done, argv, kwargs))
+        return done.result()
+
+    @staticmethod
+    def _serve(q: queue.SimpleQueue) -> None:
+        while True:
+            done, argv, kwargs = q.get()
+            try:
+                done.set_result(subprocess.Popen(argv, **kwargs))
+            except BaseException as e:   # handed to the caller, which raises it
+                done.set_exception(e)
+
+
+LAUNCHER = _Launcher()
+
+
 def _preexec(uid: int | None, nproc: int):
     def apply() -> None:
         for res, value in LIMITS.items():
@@ -213,7 +257,7 @@ class BwrapSandbox(ExecutorSandbox):
             fds.append(self._ports_fd)
         nproc = self.nproc if self.root_mode else _user_process_count() + self.nproc
         try:
-            self._proc = subprocess.Popen(self._argv(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            self._proc = LAUNCHER.popen(self._argv(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                           stderr=subprocess.PIPE, env={}, pass_fds=fds, start_new_session=True,
                                           preexec_fn=_preexec(self.uid, nproc))
         finally:
@@ -271,7 +315,11 @@ class BwrapSandbox(ExecutorSandbox):
         self._exec = None
 
     def _running(self) -> bool:
-        return self._proc is not None and self._proc.poll() is None
+        return self._proc is not None and not self._inherited() and self._proc.poll() is None
+
+    def _forget(self) -> None:
+        super()._forget()
+        self._proc = None
 
 
 def _make_traversable(ws: Path) -> None:

@@ -26,6 +26,7 @@ from fdegym_env.sandbox.base import (HARD_OUTPUT_LIMIT, OUTPUT_CAP, SANDBOX_ENV,
 from fdegym_env.sandbox.executor import ExecutorClient, ExecutorDied, PortBridge
 from fdegym_env.sandbox.worker import decode_answer, to_run_result, worker_argv
 
+NO_WORKER = "no grading worker is running"   # the executor's answer to a call with no worker started
 UID_BASE, UID_SPAN = 2_000_000, 1_000_000   # per-sandbox uids when the host runs as root
 
 
@@ -74,6 +75,16 @@ class ExecutorSandbox(Sandbox):
         self.restarts = 0
         self._worker: str | None = None   # the driver the running grading worker was started with
         self._fresh = False               # recycled for a new deployment, no call made yet
+        self._owner_pid = os.getpid()     # a forked child's copy must never stop its parent's sandbox
+
+    def _inherited(self) -> bool:
+        """True in a forked child holding a copy of this object: the sandbox is the parent's."""
+        return self._owner_pid != os.getpid()
+
+    def _forget(self) -> None:
+        """Drop a forked copy's references without touching the parent's sandbox."""
+        self._exec = None
+        self._bridge = None
 
     @abstractmethod
     def _launch(self) -> None:
@@ -90,13 +101,29 @@ class ExecutorSandbox(Sandbox):
         if self.allow_ports:
             self._bridge = PortBridge(self.allow_ports)
 
-    def run(self, command, *, timeout_s=30.0, stdin=None, cwd=".", cap=OUTPUT_CAP) -> RunResult:
+    def _relaunch_if_lost(self) -> str | None:
+        """Start the executor again if it is gone; the reason it could not be started, or None."""
         if self.workspace is None:
             raise RuntimeError("sandbox not started: call start(workspace) first")
+        if self._inherited():   # a forked child: leave the parent's executor alone, start one of its own
+            self._forget()
+            self._owner_pid = os.getpid()
+        elif not self._running():
+            self._kill()
         if not self._running():
             self.restarts += 1
-            self._kill()
-            self._launch()
+            self._worker = None   # the grading worker went with the executor
+            try:
+                self._launch()
+            except (RuntimeError, OSError) as e:
+                self._kill()
+                return f"the {self.lost_what} could not be restarted: {e}"
+        return None
+
+    def run(self, command, *, timeout_s=30.0, stdin=None, cwd=".", cap=OUTPUT_CAP) -> RunResult:
+        why = self._relaunch_if_lost()
+        if why:
+            return RunResult(137, "", f"[sandbox] {why}", infra_error=why)
         self._worker = None   # the executor stops the grading worker before a command
         inner = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
         wd = os.path.normpath(os.path.join(SANDBOX_WORKDIR, cwd))
@@ -108,21 +135,20 @@ class ExecutorSandbox(Sandbox):
             # command and report this one as failed, the way a crashed shell would.
             self._kill()
             return RunResult(137, "", f"[sandbox] the command's {self.lost_what} was lost ({e}); it has been "
-                             "restarted", timed_out=isinstance(e, TimeoutError))
+                             "restarted", timed_out=isinstance(e, TimeoutError),
+                             infra_error=None if isinstance(e, TimeoutError) else f"{self.lost_what} lost: {e}")
 
     def python_call(self, module, function, args, *, driver, timeout_s, cwd=".", hard=HARD_OUTPUT_LIMIT) -> RunResult:
-        if self.workspace is None:
-            raise RuntimeError("sandbox not started: call start(workspace) first")
-        if not self._running():
-            self.restarts += 1
-            self._kill()
-            self._launch()
+        why = self._relaunch_if_lost()
+        if why:
+            return RunResult(137, "", f"[sandbox] {why}", infra_error=why)
         try:
             if self._worker != driver:
                 resp = self._exec.request({"op": "worker", "argv": worker_argv(driver, kill_all=True, hard=hard),
                                            "cwd": "/", "env": dict(SANDBOX_ENV), "wait_s": 30.0}, 45.0)
-                if "lost" in resp:
-                    return RunResult(137, "", f"[sandbox] the grading worker did not start: {resp['lost']}")
+                if "lost" in resp:   # no delivered code runs before the worker is up: the cause is ours
+                    return RunResult(137, "", f"[sandbox] the grading worker did not start: {resp['lost']}",
+                                     infra_error=f"grading worker did not start: {resp['lost']}")
                 self._worker = driver
             req = {"module": module, "function": function, "timeout_s": float(timeout_s),
                    "cpu_s": int(timeout_s) + 2, "cwd": os.path.normpath(os.path.join(SANDBOX_WORKDIR, cwd)),
@@ -134,12 +160,14 @@ class ExecutorSandbox(Sandbox):
         except (ExecutorDied, TimeoutError, ValueError) as e:
             self._kill()
             return RunResult(137, "", f"[sandbox] the call's {self.lost_what} was lost ({e}); it has been restarted",
-                             timed_out=isinstance(e, TimeoutError))
+                             timed_out=isinstance(e, TimeoutError),
+                             infra_error=None if isinstance(e, TimeoutError) else f"{self.lost_what} lost: {e}")
         if "lost" in resp:   # the executor killed the worker (and everything else); next call starts a new one
             self._worker = None
             timed_out = bool(resp.get("timed_out"))
+            ours = resp["lost"] == NO_WORKER   # nothing of the delivery ran: our bookkeeping lost the worker
             return RunResult(124 if timed_out else 137, "", f"[sandbox] the grading worker was lost: {resp['lost']}",
-                             timed_out=timed_out)
+                             timed_out=timed_out, infra_error=f"grading worker lost: {resp['lost']}" if ours else None)
         head, result = decode_answer(answer)
         return to_run_result(head, result)
 
@@ -159,6 +187,9 @@ class ExecutorSandbox(Sandbox):
     def reset(self) -> None:
         """Kill everything earlier commands started (the executor already does after each command)."""
         self._worker = None
+        if self._inherited():
+            self._forget()
+            return
         if self._running():
             try:
                 self._exec.request({"op": "reset"}, 10.0)
@@ -168,6 +199,9 @@ class ExecutorSandbox(Sandbox):
         self._kill()
 
     def close(self) -> None:
+        if self._inherited():
+            self._forget()
+            return
         self._kill()
         if self._bridge is not None:
             self._bridge.close()

@@ -68,11 +68,12 @@ class ProbeContext:
         self.backend = backend
         self.package_dir = Path(fdegym_env.__file__).resolve().parent
         self.tasks_dir = tasks_dir().resolve()
-        self.root = Path(tempfile.mkdtemp(prefix="fdegym-probe-", dir=episodes_dir()))
+        from fdegym_env.core.owned import make_owned_dir
+        self.root = make_owned_dir("fdegym-probe-", episodes_dir())
         self.workspace = self.root / "workspace"
         (self.workspace / "sub").mkdir(parents=True)
         (self.root / "episode-secret.txt").write_text(SECRET)            # the workspace's parent
-        self.other = Path(tempfile.mkdtemp(prefix="fdegym-other-", dir=episodes_dir()))
+        self.other = make_owned_dir("fdegym-other-", episodes_dir())
         (self.other / "workspace").mkdir()
         (self.other / "workspace" / "secret.txt").write_text(SECRET)    # another episode
         fd, tmp_secret = tempfile.mkstemp(prefix="fdegym-probe-", suffix=".txt")
@@ -89,7 +90,7 @@ class ProbeContext:
         return self.sandbox.run(cmd, timeout_s=timeout_s, **kw)
 
     def close(self):
-        import shutil
+        from fdegym_env.core.owned import remove_owned
         try:
             self.sandbox.close()
         finally:
@@ -100,8 +101,8 @@ class ProbeContext:
                     os.environ[k] = v
             self.granted.close()
             self.denied.close()
-            shutil.rmtree(self.root, ignore_errors=True)
-            shutil.rmtree(self.other, ignore_errors=True)
+            remove_owned(self.root)
+            remove_owned(self.other)
             self.host_tmp_secret.unlink(missing_ok=True)
 
 

@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from fdegym_env.core.errors import InfrastructureError
+
 MAX_EPISODES = 16            # open episodes across all browser sessions; the oldest idle one is closed first
 _FILE_LINE = re.compile(r"^(\S.*?)\s+([\d,]+) B$")
 
@@ -77,7 +79,12 @@ class WorkSession:
             if self.done:
                 return {"text": "This episode has ended; start a new one from the catalog.", "valid": False,
                         "error": "episode ended", "reward": 0.0, "terminated": True, **self.status()}
-            obs, reward, terminated, truncated, info = self.env.step(action)
+            try:
+                obs, reward, terminated, truncated, info = self.env.step(action)
+            except InfrastructureError as e:   # ours, not the player's: the episode stays open for a retry
+                return {"text": f"fdegym could not finish this action: {e}", "valid": False,
+                        "error": "infrastructure error (not the delivery's fault): send the action again",
+                        "reward": 0.0, "terminated": False, **self.status()}
             self.return_so_far += float(reward)
             text = obs["text"]
             valid = bool(obs["valid"])

@@ -38,3 +38,20 @@ def crashing_task(tmp: Path) -> str:
     (dest / "solutions" / "crash.py").write_text("import os\n\n\ndef apply(ws, params):\n    os._exit(13)\n")
     (dest / "solutions" / "boom.py").write_text("def apply(ws, params):\n    raise RuntimeError('boom on purpose')\n")
     return str(dest)
+
+
+def semaphores_of_group(pgid: int) -> set[str]:
+    """The POSIX semaphores (``/dev/shm/sem.*``) the processes of group ``pgid`` have mapped: what a
+    SIGKILL of the whole group (its resource tracker included) leaves in ``/dev/shm``."""
+    found = set()
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            if os.getpgid(int(pid)) != pgid:
+                continue
+            with open(f"/proc/{pid}/maps", encoding="utf-8", errors="replace") as f:
+                found |= {line.split()[-1] for line in f if "/dev/shm/sem." in line}
+        except OSError:
+            pass
+    return {p for p in found if p.startswith("/dev/shm/sem.")}

@@ -10,13 +10,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import pytest
 
+from fdegym_env.core import owned
+from fdegym_env.core.paths import episodes_dir, scratch_dir
 from fdegym_env.evaluation.batch import (BatchSpec, LocalBackend, ResultsFile, load_results, plan_runs, resolve_variants,
                               run_batch)
 from fdegym_env.core.registry import list_tasks, load_task
-from tests.evaluation.helpers_batch import REPO, SANDBOX, cli, crashing_task, lines
+from tests.evaluation.helpers_batch import REPO, SANDBOX, cli, crashing_task, lines, semaphores_of_group
 from tests.conftest import TINY, task_params
 
 AGENTS4 = ["do-nothing", "literal", "reference", "random"]
@@ -120,6 +123,9 @@ def test_failures_are_retried_once_and_recorded(tmp_path):
         assert [f["attempt"] for f in fs] == [1, 2] and [f["final"] for f in fs] == [False, True]
     assert "boom on purpose" in by["solution:boom"][0]["error"]
     assert "died" in by["solution:crash"][-1]["error"]
+    left = [p for parent in (episodes_dir(), scratch_dir()) for p, m in owned.fdegym_entries(parent)
+            if p.name.startswith("fdegym-crash_task-") and m is not None and not owned.owner_alive(m)]
+    assert left == [], ("a worker that died mid-episode left its workspace behind", [owned.read_marker(p) for p in left])
     # not done: a re-run tries them again (and only them)
     s2 = run_batch(spec, out, workers=1)
     assert (s2.skipped, s2.done, s2.failed) == (2, 0, 2)
@@ -161,7 +167,10 @@ def _kill_and_resume(out, args, planned, timeout, cmd, work):
             time.sleep(0.05)
     finally:
         if proc.poll() is None:
+            held = semaphores_of_group(proc.pid)
             os.killpg(proc.pid, signal.SIGKILL)  # the whole batch: driver and its workers
+            for sem in held:   # the resource tracker that unlinks them at exit was killed too
+                Path(sem).unlink(missing_ok=True)
         proc.wait(timeout=30)
     first = res.read_text().splitlines() if res.exists() else []
     assert 2 <= len(first) < planned, (f"expected the batch to be killed mid-way, got {len(first)}/{planned} runs; "

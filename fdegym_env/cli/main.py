@@ -173,7 +173,7 @@ def _cmd(name: str, setup: Callable[[argparse.ArgumentParser], None], run: Calla
 def commands() -> list[Command]:
     """Every ``fdegym`` subcommand, in the order ``fdegym --help`` lists them."""
     from fdegym_env.cli import batch as cli_batch, record as cli_record, sandbox as cli_sandbox, serve as cli_serve
-    from fdegym_env.cli import episode as cli_episode
+    from fdegym_env.cli import episode as cli_episode, mcp as cli_mcp
     from fdegym_env.harness import cli as cases_cli
     return [
         _cmd("list", _list_setup, cmd_list),
@@ -190,6 +190,7 @@ def commands() -> list[Command]:
         _cmd("cases", cases_cli._setup, cases_cli.cmd_cases),
         _cmd("serve", cli_serve._setup, cli_serve.cmd_serve),
         _cmd("episode", cli_episode._setup, cli_episode.cmd_episode),
+        _cmd("mcp", cli_mcp._setup, cli_mcp.cmd_mcp),
     ]
 
 

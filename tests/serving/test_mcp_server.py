@@ -87,3 +87,78 @@ def test_malformed_calls_are_error_results_not_crashes():
     assert outside.is_error
     assert not brief.is_error and "Working arrangements" in brief.content[0].text
     assert not still.is_error and still.structured_content["turn"] == 6  # each malformed call took its turn
+
+
+def _free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def http_server(tmp_path):
+    """``fdegym mcp --http`` on localhost, started for real; yields its URL."""
+    import subprocess
+    import time
+    import urllib.error
+    import urllib.request
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "fdegym_env.cli.main", "mcp", "--http", "--port", str(port),
+                             "--max-episodes", "2", "--record-dir", str(tmp_path / "runs"), "news_incident"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}/mcp"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=2)
+        except urllib.error.HTTPError:
+            break  # it answers (a bare GET is not an MCP request)
+        except OSError:
+            assert proc.poll() is None, proc.stderr.read()
+            assert time.monotonic() < deadline, "the server did not come up"
+            time.sleep(0.2)
+    yield url
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+def test_http_serves_episodes_behind_tokens(http_server, tmp_path):
+    actions = _reference_actions("news_incident", seed=0)
+
+    async def play():
+        async with Client(http_server) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            a = await client.call_tool("start_episode", {"task": "news_incident", "seed": 0})
+            b = await client.call_tool("start_episode", {"task": "news_incident", "seed": 1, "level": "L0"})
+            full = await client.call_tool("start_episode", {"task": "news_incident"})
+            other = await client.call_tool("start_episode", {"task": "claims_fasttrack"})
+            ta, tb = a.structured_content["episode"], b.structured_content["episode"]
+            bad = await client.call_tool("directory", {"episode": "not-a-token"})
+            nob = await client.call_tool("directory", {})
+            in_b = await client.call_tool("read_file", {"episode": tb, "path": "TASK.md"})
+            for action in actions:
+                r = await client.call_tool(action["tool"], {"episode": ta, **{k: v for k, v in action.items()
+                                                                              if k != "tool"}})
+                assert not r.is_error, r.content[0].text
+            again = await client.call_tool("start_episode", {"task": "news_incident", "seed": 2})  # A ended: room
+            ended = await client.call_tool("end_episode", {"episode": tb})
+            gone = await client.call_tool("directory", {"episode": tb})
+            return tools, a, full, other, bad, nob, in_b, r, again, ended, gone
+
+    tools, a, full, other, bad, nob, in_b, final, again, ended, gone = asyncio.run(play())
+    assert tools["start_episode"].input_schema["properties"]["task"]["enum"] == ["news_incident"]
+    assert tools["read_file"].input_schema["required"] == ["episode", "path"]
+    assert not a.is_error and "Working arrangements" in a.content[0].text
+    assert full.is_error and "already running" in full.content[0].text
+    assert other.is_error and "not served here" in other.content[0].text
+    assert bad.is_error and "no live episode" in bad.content[0].text
+    assert nob.is_error
+    assert not in_b.is_error and in_b.structured_content["turn"] == 1  # episodes do not share turns
+    result = final.structured_content["result"]
+    assert result["score"] >= 0.95 and result["resolved"]
+    assert not again.is_error and not ended.is_error and gone.is_error
+    recordings = sorted(p.name for p in (tmp_path / "runs").glob("*.jsonl"))
+    assert recordings == ["news_incident-0001.jsonl", "news_incident-0002.jsonl", "news_incident-0003.jsonl"]
+    from fdegym_env.wrappers.recorder import replay
+    assert replay(tmp_path / "runs" / "news_incident-0001.jsonl").ok

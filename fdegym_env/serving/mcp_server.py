@@ -12,6 +12,7 @@ server's ``instructions``. Nothing before ``submit`` reveals grading.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import anyio
@@ -75,7 +76,14 @@ def build_stdio_server(host: EpisodeHost) -> Server:
 
 def serve_stdio(host: EpisodeHost) -> None:
     """Start ``host``'s episode and serve it over stdin/stdout until the client disconnects."""
+    import signal
+
     from mcp.server.stdio import stdio_server
+
+    def _exit(signum, frame):  # a client that stops its server with SIGTERM: the workspace still goes
+        host.close()  # (the stdin reader thread would keep a graceful exit waiting)
+        os._exit(0)
+    signal.signal(signal.SIGTERM, _exit)
     host.start()
     server = build_stdio_server(host)
 
@@ -167,8 +175,14 @@ def build_http_server(pool) -> Server:
 
 def serve_http(pool, host: str = "127.0.0.1", port: int = 8766) -> None:
     """Serve ``pool`` over streamable HTTP at ``http://HOST:PORT/mcp`` (stateless: the token is the state)."""
+    import signal
+
     import uvicorn
     app = build_http_server(pool).streamable_http_app(stateless_http=True, host=host)
+
+    def _exit(signum, frame):  # uvicorn re-raises the signal it caught once it has shut down
+        raise SystemExit(0)
+    signal.signal(signal.SIGTERM, _exit)
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning")
     finally:

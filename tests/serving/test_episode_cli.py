@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -102,6 +103,7 @@ def test_dead_episode_is_a_clear_error(fdegym):
     assert wait_exit(st["pid"], timeout=10)
     r = fdegym("episode", "act", "gone", '{"tool": "list_files"}')
     assert r.returncode == 1 and "lost its process" in r.stderr
+    shutil.rmtree(Path(st["workspace"]).parent)  # a killed process cannot clean up after itself
 
 
 def test_a_live_name_is_refused_and_a_bad_task_fails_to_start(fdegym):

@@ -162,3 +162,24 @@ def test_http_serves_episodes_behind_tokens(http_server, tmp_path):
     assert recordings == ["news_incident-0001.jsonl", "news_incident-0002.jsonl", "news_incident-0003.jsonl"]
     from fdegym_env.wrappers.recorder import replay
     assert replay(tmp_path / "runs" / "news_incident-0001.jsonl").ok
+
+
+def test_a_terminated_stdio_server_removes_its_workspace(tmp_path):
+    import os
+    import subprocess
+    import time
+    work = tmp_path / "work"
+    env = dict(os.environ, FDEGYM_WORKDIR=str(work))
+    proc = subprocess.Popen([sys.executable, "-m", "fdegym_env.cli.main", "mcp", "news_incident"], env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not list(work.glob("fdegym-news_incident-*/workspace/TASK.md")):
+            assert proc.poll() is None and time.monotonic() < deadline, "the server did not start its episode"
+            time.sleep(0.1)
+        proc.terminate()
+        assert proc.wait(timeout=30) == 0
+        assert not list(work.glob("fdegym-news_incident-*"))
+    finally:
+        proc.kill()
+        proc.wait()

@@ -168,8 +168,9 @@ def start(name: str, task: str, *, level: str = "L3", variant: str = "base", see
         for p in folder.iterdir():
             p.unlink(missing_ok=True)
         folder.rmdir()
+    folder.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # sockets of this user's episodes only
     try:
-        folder.mkdir(parents=True, exist_ok=False)
+        folder.mkdir(mode=0o700, exist_ok=False)
     except FileExistsError:
         raise EpisodeError(f"episode {name!r} is being started by another command; pick another name") from None
     out.mkdir(parents=True, exist_ok=True)

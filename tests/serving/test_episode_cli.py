@@ -129,6 +129,8 @@ def test_stop_cleans_up(fdegym, tmp_path):
     assert not (tmp_path / "episodes" / "s" / "result.json").exists()  # nothing was submitted
     r = fdegym("episode", "act", "s", '{"tool": "list_files"}')
     assert r.returncode == 1 and "stopped without submitting" in r.stderr
+    r = fdegym("episode", "list")
+    assert r.returncode == 0 and r.stdout.split()[:3] == ["s", "stopped", "news_incident"]
 
 
 def test_stop_submit_grades(fdegym, tmp_path):

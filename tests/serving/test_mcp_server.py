@@ -183,3 +183,10 @@ def test_a_terminated_stdio_server_removes_its_workspace(tmp_path):
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_stdio_without_a_task_is_a_clear_error():
+    import subprocess
+    r = subprocess.run([sys.executable, "-m", "fdegym_env.cli.main", "mcp"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 2 and "needs a TASK over stdio" in r.stderr

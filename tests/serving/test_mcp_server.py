@@ -32,8 +32,20 @@ def _server(*args: str) -> StdioServerParameters:
     return StdioServerParameters(command=sys.executable, args=["-m", "fdegym_env.cli.main", "mcp", *args])
 
 
+def _in_process_result(task: str, seed: int, actions: list[dict]) -> dict:
+    env = FDEGymEnv(task, level="L3")
+    try:
+        env.reset(seed=seed, options={"agent": "mcp"})
+        for action in actions:
+            *_, info = env.step(action)
+        return info["result"]
+    finally:
+        env.close()
+
+
 def test_mcp_client_plays_the_reference_solution(tmp_path):
     actions = _reference_actions("news_incident", seed=0)
+    actions[-1] = {"tool": "submit", "note": "reference"}
     record = tmp_path / "ep.jsonl"
 
     async def play():
@@ -63,6 +75,7 @@ def test_mcp_client_plays_the_reference_solution(tmp_path):
     assert "== result ==" in final.content[0].text
     assert after.is_error and "has ended" in after.content[0].text  # no second attempt
     assert json.loads((tmp_path / "result.json").read_text())["score"] == result["score"]
+    assert result == json.loads(json.dumps(_in_process_result("news_incident", 0, actions), default=str))
     from fdegym_env.wrappers.recorder import replay
     assert replay(record).ok
 

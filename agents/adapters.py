@@ -34,6 +34,15 @@ ENDED = "The engagement has ended; nothing more can be done in this episode."
 
 
 def _make_env(task: Any, level: str, variant: str, env_kwargs: dict[str, Any]):
+    """The episode an adapter drives: in this process, or on an OpenEnv server when ``base_url`` is given."""
+    if env_kwargs.get("base_url"):
+        from fdegym_env.serving.openenv_client import RemoteFDEGymEnv
+        extra = sorted(set(env_kwargs) - {"base_url"})
+        if extra:
+            raise ValueError(f"a remote env is configured on its server; drop {', '.join(extra)} "
+                             "(or pass them to `fdegym serve-env`)")
+        return RemoteFDEGymEnv(env_kwargs["base_url"], task=str(getattr(task, "id", task)), level=level,
+                               variant=variant)
     from fdegym_env.core.env import FDEGymEnv
     return FDEGymEnv(task=task, level=level, variant=variant, **env_kwargs)
 

@@ -189,13 +189,24 @@ def commands() -> list[Command]:
         _cmd("sandbox", cli_sandbox._sandbox_setup, cli_sandbox.cmd_sandbox),
         _cmd("cases", cases_cli._setup, cases_cli.cmd_cases),
         _cmd("serve", cli_serve._setup, cli_serve.cmd_serve),
+        _cmd("serve-env", cli_serve._env_setup, cli_serve.cmd_serve_env),
         _cmd("episode", cli_episode._setup, cli_episode.cmd_episode),
         _cmd("mcp", cli_mcp._setup, cli_mcp.cmd_mcp),
     ]
 
 
+def _version() -> str:
+    """The installed distribution's version (no heavy imports: ``--version`` answers at once)."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("fdegym")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fdegym", description="FDE-Gym delivery tasks as Gymnasium environments.")
+    parser.add_argument("--version", action="version", version=f"fdegym {_version()}")
     sub = parser.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
     for c in commands():
         p = sub.add_parser(c.name, help=c.help, description=c.help)

@@ -44,6 +44,13 @@ _PACKAGES: dict[Path, str] = {}  # resolved task folder -> its package name
 _OWNERS: dict[str, "Task"] = {}   # package name -> the Task that loaded it (for task_of_module)
 
 
+#: The functions each task module must define (checked when it is imported, so a grader without
+#: ``grade`` fails at load with its file named, not at the first submit as a NaN score).
+MODULE_INTERFACE: dict[str, tuple[str, ...]] = {"grader": ("grade",), "traffic": ("held_out",),
+                                                "trial": ("run",), "sampler": ("sample",),
+                                                "solutions/*": ("apply",)}
+
+
 def task_of_module(module_name: str) -> "Task":
     """The Task whose package holds ``module_name`` (a task module's ``__name__``)."""
     parts = module_name.split(".")
@@ -366,7 +373,14 @@ class Task:
         if not path.is_file():
             raise TaskFormatError(f"{path}: missing module")
         with _MODULE_LOCK:
-            return importlib.import_module(f"{self.package}.{name.replace('/', '.')}")
+            mod = importlib.import_module(f"{self.package}.{name.replace('/', '.')}")
+        kind = "solutions/*" if name.startswith("solutions/") and name.count("/") == 1 else name
+        need = MODULE_INTERFACE.get(kind, ())
+        missing = [fn for fn in need if not callable(getattr(mod, fn, None))]
+        if missing:
+            raise TaskFormatError(f"{path}: defines no {', '.join(f'{fn}()' for fn in missing)} "
+                                  f"(a task's {name}.py must define {', '.join(need)}; see docs/task_format.md)")
+        return mod
 
     def has_module(self, name: str) -> bool:
         return (self.path / f"{name}.py").is_file()
@@ -375,7 +389,7 @@ class Task:
         """Import the modules every graded episode calls (traffic, grader, trial) now: the env does
         this when it is built, so its first episodes do not pay for imports mid-rollout and a task
         module that cannot be imported fails at construction, not at the first submit."""
-        for name in ("traffic", "grader", "trial"):
+        for name in ("traffic", "grader", "trial", "sampler"):
             if self.has_module(name):
                 try:
                     self.module(name)

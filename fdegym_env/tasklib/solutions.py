@@ -132,14 +132,18 @@ def parse_patch(text: str, source: str = "patch") -> list[FilePatch]:
             n_old, n_new = int(m.group(1) or 1), int(m.group(2) or 1)
             i += 1
             old, new = [], []
-            while i < len(lines) and (len(old) < n_old or len(new) < n_new):
+            last = ""
+            while i < len(lines) and (len(old) < n_old or len(new) < n_new or lines[i].startswith("\\")):
                 tag, body = lines[i][:1], lines[i][1:]
+                if tag == "\\":                 # "\ No newline at end of file": the line before has none
+                    for side in ((old,) if last == "-" else (new,) if last == "+" else (old, new)):
+                        if side:
+                            side[-1] = side[-1].rstrip("\r\n")
                 if tag in (" ", "-"):
                     old.append(body)
                 if tag in (" ", "+"):
                     new.append(body)
-                i += 1
-            while i < len(lines) and lines[i].startswith("\\"):   # "\ No newline at end of file"
+                last = tag
                 i += 1
             fp.hunks.append((where, old, new))
         files.append(fp)

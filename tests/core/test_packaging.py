@@ -40,3 +40,22 @@ def test_wheel_imports_like_editable_install(tmp_path):
     assert out.returncode == 0, out.stderr
     shipped = len(list((ROOT / "tasks").glob("*/task.yaml")))
     assert int(out.stdout.strip()) == shipped
+
+
+def test_version_flag_names_the_installed_version():
+    import subprocess
+    import sys
+
+    import fdegym_env
+    out = subprocess.run([sys.executable, "-m", "fdegym_env.cli.main", "--version"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == f"fdegym {fdegym_env.__version__}"
+
+
+def test_license_file_matches_the_declared_license():
+    import tomllib
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    declared = tomllib.loads((root / "pyproject.toml").read_text())["project"]["license"]["text"]
+    assert declared == "Apache-2.0"
+    assert "Apache License" in (root / "LICENSE").read_text() and "Version 2.0" in (root / "LICENSE").read_text()

@@ -111,3 +111,25 @@ def test_readme_task_table_matches_the_shipped_tasks():
         cell = rows[gid]
         assert cell.startswith(f"base + {len(task.variants) - 1} named"), (t, cell)
         assert ("`sample:N`" in cell) == task.has_sampler, (t, cell)
+
+
+@pytest.mark.parametrize("module, function", [("grader", "grade"), ("traffic", "held_out"), ("trial", "run")])
+def test_a_task_module_without_its_function_fails_at_load_naming_file_and_function(tmp_path, module, function):
+    d = _copy(tmp_path)
+    src = (d / f"{module}.py").read_text()
+    assert f"def {function}(" in src
+    (d / f"{module}.py").write_text(src.replace(f"def {function}(", f"def {function}_renamed("))
+    task = Task.load(d)
+    with pytest.raises(TaskFormatError, match=rf"{module}\.py: defines no {function}\(\)"):
+        task.preload()
+    from fdegym_env.core.env import FDEGymEnv
+    with pytest.raises(TaskFormatError, match=rf"{module}\.py: defines no {function}\(\)"):
+        FDEGymEnv(task=task, sandbox="none")                   # the env preloads: fails when built, not at submit
+
+
+def test_a_solution_module_without_apply_is_named(tmp_path):
+    d = _copy(tmp_path)
+    sol = next(p for p in sorted((d / "solutions").glob("*.py")) if p.stem != "__init__")
+    sol.write_text(sol.read_text().replace("def apply(", "def apply_renamed("))
+    with pytest.raises(TaskFormatError, match=rf"{sol.stem}\.py: defines no apply\(\)"):
+        Task.load(d).module(f"solutions/{sol.stem}")

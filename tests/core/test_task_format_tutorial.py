@@ -52,7 +52,8 @@ def test_the_tutorial_scenario_plays_through_gym(tutorial):
     from fdegym_env.core.registry import register_task
     env = gym.make(register_task(tutorial, str(tutorial.path)), variant="bev_on_course", sandbox="none")
     obs, info = env.reset(seed=0)
-    assert "Move the order cutoff" not in obs["text"] or info.get("level") == "L3"
+    assert info["level"] == "L3" and 'Sam asks: "Move the order cutoff to 16:00."' in obs["text"]
+    assert "UTC timestamps" not in obs["text"]                  # the L0 diagnosis stays out of the L3 brief
     obs, r, term, trunc, info = env.step({"tool": "contact", "to": "bev_marsh", "message":
                                           "When does the bake plan lock? Can later orders join today's run?"})
     assert "bread course" in obs["text"] and r < 0             # away: the stall line, and the ask cost points

@@ -268,3 +268,32 @@ def test_patch_applies_hunks_in_order_and_refuses_a_moved_world(tmp_path):
     assert (ws / "system" / "m.py").read_text() == "".join(after)
     with pytest.raises(ValueError, match="does not apply to system/m.py"):
         solutions.patch(task, ws, "x.patch")   # applied already: the old lines are gone
+
+
+@pytest.mark.parametrize("before, after", [
+    ("a\nb\nc", "a\nB\nc"),            # neither side ends with a newline
+    ("a\nb\nc", "a\nb\nc\nd\n"),       # the old side lacks it, the new side has it
+    ("a\nb\nc\n", "a\nb\nC"),          # the new side lacks it
+    ("x\n" * 10 + "last", "x\n" * 10 + "LAST"),
+])
+def test_patch_applies_what_diff_u_writes_for_a_file_without_a_final_newline(tmp_path, before, after):
+    import shutil
+    import subprocess
+    if shutil.which("diff") is None:
+        pytest.skip("GNU diff is not installed")
+    task = SimpleNamespace(path=tmp_path / "task", id="t")
+    (task.path / "solutions").mkdir(parents=True)
+    old, new = tmp_path / "a" / "system", tmp_path / "b" / "system"
+    old.mkdir(parents=True)
+    new.mkdir(parents=True)
+    (old / "m.py").write_text(before)
+    (new / "m.py").write_text(after)
+    diff = subprocess.run(["diff", "-u", "a/system/m.py", "b/system/m.py"], cwd=tmp_path, capture_output=True,
+                          text=True).stdout
+    assert "\\ No newline at end of file" in diff
+    (task.path / "solutions" / "x.patch").write_text(diff)
+    ws = tmp_path / "ws"
+    (ws / "system").mkdir(parents=True)
+    (ws / "system" / "m.py").write_text(before)
+    assert solutions.patch(task, ws, "x.patch") == ["system/m.py"]
+    assert (ws / "system" / "m.py").read_text() == after

@@ -45,7 +45,7 @@ def test_held_out_has_every_subtle_case(variant):
     hh = [(t, tr) for t, tr in tix if tr["kind"] == "scanner"]
     # handheld faults that name the device only by a name the parked R15 list does not know
     other_names = [t for t, _ in hh if not _has(PARKED, _text(t)) and _has(TIDY, _text(t))]
-    assert len(other_names) >= 0.1 * len(hh), (variant, len(other_names), len(hh))
+    assert hh and len(other_names) >= 0.1 * len(hh), (variant, len(other_names), len(hh))
     # head-office copier tickets that say "scanner": every one also says what kind of scanner it is
     copiers = [t for t, tr in tix if tr["kind"] == "mfp" and "scanner" in _text(t)]
     assert copiers, variant

@@ -204,8 +204,20 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """Measures command names at the indent they are printed at (argparse measures them one level
+    shallower, so the longest name, serve-env, had its help pushed to the next line)."""
+
+    def add_argument(self, action):
+        super().add_argument(action)
+        for sub in self._iter_indented_subactions(action):  # (the indent is one level deeper in here)
+            width = len(self._format_action_invocation(sub)) + self._current_indent
+            self._action_max_length = max(self._action_max_length, width)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="fdegym", description="FDE-Gym delivery tasks as Gymnasium environments.")
+    parser = argparse.ArgumentParser(prog="fdegym", description="FDE-Gym delivery tasks as Gymnasium environments.",
+                                     formatter_class=_HelpFormatter)
     parser.add_argument("--version", action="version", version=f"fdegym {_version()}")
     sub = parser.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
     for c in commands():

@@ -178,6 +178,7 @@ def _cmd(name: str, setup: Callable[[argparse.ArgumentParser], None], run: Calla
 def commands() -> list[Command]:
     """Every ``fdegym`` subcommand, in the order ``fdegym --help`` lists them."""
     from fdegym_env.cli import batch as cli_batch, record as cli_record, sandbox as cli_sandbox, serve as cli_serve
+    from fdegym_env.cli import episode as cli_episode, mcp as cli_mcp
     from fdegym_env.harness import cli as cases_cli
     return [
         _cmd("list", _list_setup, cmd_list),
@@ -194,6 +195,8 @@ def commands() -> list[Command]:
         _cmd("cases", cases_cli._setup, cases_cli.cmd_cases),
         _cmd("serve", cli_serve._setup, cli_serve.cmd_serve),
         _cmd("serve-env", cli_serve._env_setup, cli_serve.cmd_serve_env),
+        _cmd("episode", cli_episode._setup, cli_episode.cmd_episode),
+        _cmd("mcp", cli_mcp._setup, cli_mcp.cmd_mcp),
     ]
 
 
@@ -206,8 +209,20 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """Measures command names at the indent they are printed at (argparse measures them one level
+    shallower, so the longest name, serve-env, had its help pushed to the next line)."""
+
+    def add_argument(self, action):
+        super().add_argument(action)
+        for sub in self._iter_indented_subactions(action):  # (the indent is one level deeper in here)
+            width = len(self._format_action_invocation(sub)) + self._current_indent
+            self._action_max_length = max(self._action_max_length, width)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="fdegym", description="FDE-Gym delivery tasks as Gymnasium environments.")
+    parser = argparse.ArgumentParser(prog="fdegym", description="FDE-Gym delivery tasks as Gymnasium environments.",
+                                     formatter_class=_HelpFormatter)
     parser.add_argument("--version", action="version", version=f"fdegym {_version()}")
     sub = parser.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
     for c in commands():

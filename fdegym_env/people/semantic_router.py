@@ -16,6 +16,8 @@ asked. What decides a reply:
    combined score reaches ``threshold`` and it speaks to at least ``min_cover`` of what the message
    (or its questions) is about (:meth:`LexicalRouter.about_cover`). Below that the person does not
    have it, and the engine refers or says so.
+   A message that meets a topic's ``requires`` gate (it quotes the evidence the topic asks for)
+   is about that topic when nothing else was picked.
 3. **Gates**: a ``requires`` pattern met anywhere in this message or the last four earlier ones
    (quoted evidence counts), as in the lexical router.
 
@@ -171,6 +173,12 @@ class SemanticRouter:
             chosen = list(self.lexical.route(person, whole, [])[0])
             if not chosen and asks != whole:
                 chosen = list(self.lexical.route(person, asks, [])[0])
+            if not chosen:
+                # quoted evidence: a message that meets a topic's evidence gate is about that topic
+                quoted = [t for t in topics if t.get("requires") and _regex_any(t["requires"], text)]
+                if quoted:
+                    scores = self.scores(person, text)
+                    chosen = [max(quoted, key=lambda t: scores[t["id"]])]
             if not chosen:
                 scores = self.scores(person, text)
                 best = max(topics, key=lambda t: scores[t["id"]])      # max keeps the first of equals

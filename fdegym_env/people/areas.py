@@ -79,7 +79,7 @@ class AreaIndex:
     def names_someone(self, person_id: str, text: str) -> bool:
         """Whether ``text`` (a scripted line of ``person_id``) names any other person."""
         return any(re.search(r"\b" + re.escape(n) + r"\b", text)
-                   for pid, ns in self.names.items() if pid != person_id for n in ns if len(n) >= 3)
+                   for pid, ns in self.names.items() if pid != person_id for n in ns if len(n) >= 2)
 
 
 @functools.lru_cache(maxsize=64)

@@ -152,3 +152,21 @@ def test_examples_are_checked_and_used():
     spec = validate_people(spec, "toy")
     r = make_router("semantic", spec["people"])
     assert r.semantic_scores(r.people["ann"], "We agreed to refund a disputed invoice; how long until the money is back?")[0] > 0.8
+
+
+def test_llm_router_sees_answers_unless_about_only(tmp_path):
+    pytest.importorskip("openai")
+    from fdegym_env.people.llm_router import LLMRouter
+    from fdegym_env.testing.fake_llm import FakeLLMServer, say
+    spec = validate_people(json.loads(json.dumps(TOY)), "toy")
+    ann = spec["people"][0]
+    prompts = {}
+    for about_only in (False, True):
+        with FakeLLMServer([say('{"topics": ["refunds"], "gates_met": {}}')]) as srv:
+            r = LLMRouter(base_url=srv.base_url, model=srv.model, api_key="x", cache_dir=tmp_path / str(about_only),
+                          about_only=about_only)
+            topics, _ = r.route(ann, "When are refunds paid?", [])
+            assert [t["id"] for t in topics] == ["refunds"]
+            prompts[about_only] = srv.requests[0]["messages"][0]["content"]
+    assert "five working days" in prompts[False]
+    assert "five working days" not in prompts[True] and "when refunds of disputed invoices are paid" in prompts[True]

@@ -60,7 +60,7 @@ def _run_setup(p):
     p.add_argument("--variant", default="base")
     p.add_argument("--seed", type=seed_arg, default=0)
     p.add_argument("--sandbox", default="auto", choices=["auto", "bwrap", "docker", "none"])
-    p.add_argument("--router", default=None, choices=["regex", "lexical", "llm"])
+    p.add_argument("--router", default=None, choices=["semantic", "regex", "lexical", "llm"])
     p.add_argument("--model", default=None, help="model name for --agent llm")
     p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint for --agent llm")
     p.add_argument("--api-key-file", default=None)

@@ -93,7 +93,7 @@ class TaskFile(_Strict):
     entry_points: list[EntryPointSpec] = Field(min_length=1)
     limits: Limits = Field(default_factory=Limits)
     held_out_seed: int = 1
-    router: Literal["regex", "lexical", "llm"] = "lexical"
+    router: Literal["semantic", "regex", "lexical", "llm"] = "semantic"
     call_timeout_s: Optional[float] = Field(None, gt=0, description="time limit per entry-point call at grading")
     process: Optional[Literal["per_call", "persistent"]] = Field(
         None, description="per_call: a fresh process per entry-point call; persistent: one process per grading")

@@ -215,9 +215,9 @@ class Task:
                                   ep.get("timeout_s"), ep.get("output")))
         limits = {"max_turns": 150, "max_customer_days": 30, "max_wall_seconds": 3600}
         limits.update(data.get("limits") or {})
-        router = data.get("router", "lexical")
-        if router not in ("regex", "lexical", "llm"):
-            raise TaskFormatError(f"{where}: field 'router' must be regex, lexical or llm, got {router!r}")
+        router = data.get("router", "semantic")
+        if router not in ("semantic", "regex", "lexical", "llm"):
+            raise TaskFormatError(f"{where}: field 'router' must be semantic, lexical, regex or llm, got {router!r}")
         title = _need(data, "title", str, where)
         agent_title = data.get("agent_title")
         if agent_title is not None:

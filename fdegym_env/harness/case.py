@@ -142,7 +142,7 @@ class Case(Task):
                 raise TaskFormatError(f"{path / 'engagement.json'}: service {s['name']!r}: no script {s['script']!r} in the case")
         npcs = _read_json(path / "npcs.json")
         matcher = npcs.get("matcher", "regex") if isinstance(npcs, dict) else "regex"
-        router = "regex" if matcher != "llm" else ("llm" if os.environ.get("FDEGYM_LLM_BASE_URL") else "lexical")
+        router = "regex" if matcher != "llm" else ("llm" if os.environ.get("FDEGYM_LLM_BASE_URL") else "semantic")
         metric = cfg.get("metric") if isinstance(cfg.get("metric"), dict) else {}
         metric = {"name": str(metric.get("name", "kpi")), "unit": str(metric.get("unit", "")),
                   "direction": str(metric.get("direction", "maximize"))}

@@ -14,11 +14,17 @@ from typing import Any, Callable
 from fdegym_env.core.errors import did_you_mean
 from fdegym_env.core.clock import Clock, parse_time
 from fdegym_env.people.routers import MAX_TOPICS_PER_MESSAGE, Router
+from fdegym_env.people.areas import AreaIndex
 
 DEFAULT_OUT_OF_PATIENCE = "Sorry, I'm in back-to-back meetings for the rest of the week."
 DEFAULT_OVERFLOW = ("That's what I can give you right now, I'm being pulled into something. "
                     "Come back to me on the rest.")
 DEFAULT_DONT_KNOW = "I don't know that one — {name} ({role}) would be the person to ask."
+# What a person says about something in their own area that their script does not hold.
+DEFAULT_NOT_TO_HAND = "I don't have that detail to hand, I'm afraid."
+DEFAULT_NOT_TO_HAND_REFER = "I don't have that detail to hand — {name} ({role}) would have it."
+# Nobody's script answers it, and it is not the person's area: no referral is invented.
+DEFAULT_NO_ONE = "I don't have anything on that, sorry, and I can't think who would."
 RECAP_PREFIX = "As I said: "
 # Reply tags of a topic the person matched but held back ("let me check", gate, too soon, needs
 # someone else first): what an inbox message's ``after_stall`` waits for.
@@ -82,6 +88,8 @@ class People:
         self.trial_cfg: dict[str, Any] = spec.get("trial") or {}
         self.trials = 0
         self.ledger: list[dict[str, Any]] = []
+        self.referred: set[tuple[str, str]] = set()      # (who referred, to whom): never sent back in a circle
+        self._areas: AreaIndex | None = None
 
     # --- bookkeeping -------------------------------------------------------------------------
     @property
@@ -192,6 +200,7 @@ class People:
         shadow.held_back = dict(self.held_back)
         shadow.said = {k: list(v) for k, v in self.said.items()}
         shadow.answered = {k: set(v) for k, v in self.answered.items()}
+        shadow.referred = set(self.referred)
         return shadow._answer(self.people[person_id], message)
 
     def _answer(self, person: dict[str, Any], message: str) -> tuple[str, list[str], list[str]]:
@@ -262,23 +271,46 @@ class People:
         return "\n\n".join(parts), tags, facts
 
     def _dont_know(self, person: dict[str, Any], message: str) -> tuple[str, list[str], list[str]]:
-        """No topic of ``person`` covers the message: one honest line, naming who would know.
+        """No topic of ``person`` covers the message: one honest line, in the person's voice.
 
-        With ``replies.refer_elsewhere`` on, the message is routed against everyone else who can be
-        reached and is not off limits; the best match is named through the person's ``dont_know``
-        template. Otherwise (or when nobody matches) the person's ``fallback`` line."""
-        if self.refer_elsewhere:
-            best = self._best_referral(person, message)
-            if best is not None:
-                line = (person.get("dont_know") or DEFAULT_DONT_KNOW).format(name=best["name"], role=best["role"])
-                return line, ["dont_know", "refer:" + best["id"]], []
-        return person["fallback"], ["dont_know"] if self.refer_elsewhere else [], []
+        With ``replies.refer_elsewhere`` on (fdegym's own tasks), the message is routed by the same
+        router against everyone else who can be reached, is not off limits and has not sent the
+        agent to this person already (no circles); the best answering person is named. About
+        something the person's role, blurb or own inbox messages say they own, they never say it is
+        not their area: they don't have that detail to hand (naming who does, if anyone). When
+        nobody's script answers, no referral is invented: the person's ``fallback`` if it names
+        nobody else and the message is not in their area, else a plain "I don't have anything on
+        that". Without ``refer_elsewhere``: the ``fallback`` line, as the harness does."""
+        if not self.refer_elsewhere:
+            return person["fallback"], [], []
+        own = self.areas.owns(person["id"], message)
+        best = self._best_referral(person, message)
+        if best is not None:
+            self.referred.add((person["id"], best["id"]))
+            template = DEFAULT_NOT_TO_HAND_REFER if own else person.get("dont_know") or DEFAULT_DONT_KNOW
+            return template.format(name=best["name"], role=best["role"]), ["dont_know", "refer:" + best["id"]], []
+        if own:
+            return DEFAULT_NOT_TO_HAND, ["dont_know"], []
+        if self.areas.names_someone(person["id"], person["fallback"]):
+            return DEFAULT_NO_ONE, ["dont_know"], []
+        return person["fallback"], ["dont_know"], []
+
+    @property
+    def areas(self) -> AreaIndex:
+        """What each person's role, blurb, topics and own inbox messages say they own."""
+        if self._areas is None:
+            self._areas = AreaIndex.of(self.spec)
+        return self._areas
 
     def _best_referral(self, person: dict[str, Any], message: str) -> dict[str, Any] | None:
+        """The reachable person one of whose topics the router says answers ``message`` (best score
+        first, the earlier person on a tie); never someone who sent the agent to ``person``."""
         scores = getattr(self.router, "scores", None)
         best, best_score = None, 0.0
         for other in self.people.values():
             if other["id"] == person["id"] or other.get("off_limits") or not other.get("topics") or self.gone(other):
+                continue
+            if (other["id"], person["id"]) in self.referred:
                 continue
             matched, _ = self.router.route(other, message, [])
             if not matched:

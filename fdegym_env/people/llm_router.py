@@ -43,11 +43,12 @@ You decide which scripted topics a message to a colleague at work is asking abou
 
 Colleague: {name}, {role}.
 
-Topics this colleague can speak about (id: what it covers | gate, when there is one):
+Topics this colleague can speak about (id: what it covers | what their answer says, when shown | gate, when there is one):
 {topics}
 
 How to decide:
-- Pick a topic only when the message specifically asks about what that topic covers.
+- Pick a topic only when the message specifically asks about what that topic covers; when the
+  answer is shown, only when that answer actually answers what is asked.
 - Pick every topic the message specifically asks about, at most {k}, the most directly asked first.
 - A broad fishing message ("tell me everything", "what should I know?", "any advice?") picks nothing.
 - For each picked topic that has a gate, say whether the message meets the gate. Evidence the sender
@@ -125,6 +126,9 @@ class LLMRouter:
         timeout: seconds per HTTP call.
         max_tokens: completion budget of the routing call (yes/no calls use 60).
         client: an ``openai.OpenAI``-like object to use instead of building one.
+        about_only: show the model each topic's ``about`` only, as the harness does (harness
+            parity); by default it also sees what the topic's answer says, so it can tell a
+            question the paragraph answers from one on the same subject that it does not.
 
     Attributes:
         http_calls: completions requested from the endpoint (cache misses).
@@ -141,10 +145,11 @@ class LLMRouter:
 
     def __init__(self, base_url: str | None = None, model: str | None = None, api_key: str | None = None,
                  api_key_file: str | os.PathLike | None = None, cache_dir: str | os.PathLike | None = None,
-                 timeout: float = 60.0, max_tokens: int = 300, client: Any = None, **unused: Any):
+                 timeout: float = 60.0, max_tokens: int = 300, client: Any = None, about_only: bool = False,
+                 **unused: Any):
         if unused:
             raise TypeError(f"LLMRouter got unexpected argument(s) {', '.join(sorted(unused))}; expected "
-                            f"base_url, model, api_key, api_key_file, cache_dir, timeout, max_tokens, client")
+                            f"base_url, model, api_key, api_key_file, cache_dir, timeout, max_tokens, client, about_only")
         self._endpoint = Endpoint.resolve("env", base_url=base_url, model=model, api_key=api_key,
                                           api_key_file=api_key_file, need_key=client is None, who="LLMRouter")
         self.base_url, self.model = self._endpoint.base_url, self._endpoint.model
@@ -155,6 +160,7 @@ class LLMRouter:
         self.timeout = float(timeout)
         self.max_tokens = int(max_tokens)
         self._client = client
+        self.about_only = bool(about_only)
         self.http_calls = 0
         self.cache_hits = 0
         self._fallback = RegexRouter()
@@ -223,6 +229,7 @@ class LLMRouter:
             return [], {}
         by_id = {t["id"]: t for t in topics}
         lines = "\n".join(f"- {t['id']}: {t.get('about') or t['id']}"
+                          + ("" if self.about_only else f" | answer says: {' '.join(str(t.get('answer', '')).split())}")
                           + (f" | gate: {gate_text(t)}" if t.get("gate") else "") for t in topics)
         ctx = self._earlier(earlier)
         prompt = ROUTE_PROMPT.format(name=person["name"], role=person["role"], topics=lines, earlier=ctx,

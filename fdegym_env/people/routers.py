@@ -238,6 +238,7 @@ class LexicalRouter:
         threshold, terse_words, terse_threshold, threshold_next, trigger_bonus, weak_trigger,
         own_trigger, rare_df, unknown_weight, min_cover, elsewhere, elsewhere_hits,
         trigger_word_weight, min_about, about_lead, about_full_terms, next_about, next_strong: as above.
+        example_words: also count the words of a topic's ``examples`` as what it speaks to.
         strong: a first topic scoring at least this skips the coverage and elsewhere checks.
 
     Example:
@@ -254,7 +255,8 @@ class LexicalRouter:
                  weak_trigger: float = 0.5, rare_df: int = 1, unknown_weight: float = 0.5, min_cover: float = 0.3,
                  strong: float = 8.0, elsewhere: float = 2.0, elsewhere_hits: int = 2, trigger_word_weight: float = 0.7,
                  own_trigger: float = 0.75, min_about: float = 0.35, next_about: float = 0.6,
-                 next_strong: float = 1e9, about_lead: float | None = 0.05, about_full_terms: int = 30):
+                 next_strong: float = 1e9, about_lead: float | None = 0.05, about_full_terms: int = 30,
+                 example_words: bool = False):
         self.threshold, self.threshold_next, self.trigger_bonus = threshold, threshold_next, trigger_bonus
         self.weak_trigger, self.rare_df, self.unknown_weight = weak_trigger, rare_df, unknown_weight
         self.own_trigger = own_trigger
@@ -304,7 +306,10 @@ class LexicalRouter:
         for p in people:
             for t in p.get("topics", []):
                 key = (p["id"], t["id"])
-                full = {_about_key(w) for w in set(raw[key]) | set(tokens(" ".join(str(t.get(k, "")) for k in ("answer", "recap"))))}
+                said = [str(t.get(k, "")) for k in ("answer", "recap")]
+                if example_words:       # authored example questions say what the topic answers, too
+                    said += [str(x) for x in t.get("examples") or []]
+                full = {_about_key(w) for w in set(raw[key]) | set(tokens(" ".join(said)))}
                 self._full[key] = frozenset(full)
                 for w in full:
                     fdf[w] = fdf.get(w, 0) + 1
@@ -490,7 +495,8 @@ RouterFactory = Callable[..., Router]  # (people, **kwargs) -> Router
 ROUTER_KINDS: dict[str, RouterFactory] = {
     "regex": lambda people, **kwargs: RegexRouter(),
     "lexical": lambda people, **kwargs: LexicalRouter(people, **kwargs),
-}  # "llm" is added by fdegym_env.people.llm_router (imported by fdegym_env.people)
+}  # "semantic" and "llm" are added by their modules (imported by fdegym_env.people)
+DEFAULT_ROUTER = "semantic"
 
 
 def register_router(kind: str, factory: RouterFactory) -> None:
@@ -499,7 +505,7 @@ def register_router(kind: str, factory: RouterFactory) -> None:
 
 
 def make_router(kind: str | Router, people: list[Person], **kwargs: Any) -> Router:
-    """Build a router by name (``regex``, ``lexical``, ``llm``) or pass one through."""
+    """Build a router by name (``semantic``, ``lexical``, ``regex``, ``llm``) or pass one through."""
     if not isinstance(kind, str):
         return kind
     if kind not in ROUTER_KINDS:

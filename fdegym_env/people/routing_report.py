@@ -423,6 +423,13 @@ def _heldout_main(a: argparse.Namespace, folder: str = "heldout") -> int:
     print(f"{'set':<22} {'router':<8} {'questions':>9} " + " ".join(f"{o:>15}" for o in OUTCOMES))
     for r in results:
         print(f"{r['set']:<22} {r['router']:<8} {r['questions']:>9} " + " ".join(f"{r['shares'][o]:>15.1%}" for o in OUTCOMES))
+    for rt in dict.fromkeys(r["router"] for r in results):
+        sub = [r for r in results if r["router"] == rt]
+        counts = {o: sum(r["counts"][o] for r in sub) for o in OUTCOMES}
+        n, answerable = sum(counts.values()), sum(1 for r in sub for row in r["rows"] if row["expect"] != "dont_know")
+        shares = _shares(counts)
+        print(f"{'ALL':<22} {rt:<8} {n:>9} " + " ".join(f"{shares[o]:>15.1%}" for o in OUTCOMES)
+              + f"   on topic of answerable: {counts['on_topic'] / max(1, answerable):.1%}")
     if a.misses:
         for r in results:
             for row in r["rows"]:

@@ -11,7 +11,7 @@ PERSON_FIELDS = {"id", "name", "role", "blurb", "fallback", "patience", "out_of_
                  "gone_label", "gone_reply", "overflow", "topics", "misconceptions", "persona", "dont_know"}
 TOPIC_FIELDS = {"id", "about", "triggers", "requires", "gate", "gate_miss", "requires_hint", "answer", "facts",
                 "requires_facts", "requires_miss", "exclusive", "stall", "available_at", "available_after_hours",
-                "stall_again", "stall_seconds", "keywords", "recap"}
+                "stall_again", "stall_seconds", "keywords", "recap", "examples"}
 TOP_FIELDS = {"people", "npcs", "total_questions", "show_budget", "clock", "inbox", "trial", "matcher", "replies"}
 REPLY_FIELDS = {"refer_elsewhere", "recap_repeats"}
 
@@ -94,7 +94,7 @@ def validate_people(data: Any, where: str) -> dict[str, Any]:
                     raise _err(where, f"{tw} ({t['id']}): field 'keywords' must be a list of words")
                 t["keywords"] = ["null" if x is None else str(x).lower() if isinstance(x, bool) else str(x)
                                  for x in kws]
-            for k in ("triggers", "requires", "facts", "requires_facts", "stall"):
+            for k in ("triggers", "requires", "facts", "requires_facts", "stall", "examples"):
                 if k in t and not (isinstance(t[k], list) and all(isinstance(x, str) for x in t[k])):
                     raise _err(where, f"{tw} ({t['id']}): field {k!r} must be a list of strings")
     replies = data.get("replies") or {}

@@ -58,7 +58,7 @@ def test_router_args_parse_and_reach_the_router(tests_dir, capsys):
         parse_router_args(["0.5"])
     shares = []
     for arg in ("min_about=0.35", "min_about=5"):
-        assert report_main(["--tests-dir", str(tests_dir), "--set", "mine", "--json", "--router-arg", arg]) == 0
+        assert report_main(["--tests-dir", str(tests_dir), "--set", "mine", "--json", "--routers", "lexical", "--router-arg", arg]) == 0
         shares.append(json.loads(capsys.readouterr().out)[0]["shares"]["on_topic"])
     assert shares == [0.5, 0.0]
 

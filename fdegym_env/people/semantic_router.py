@@ -1,0 +1,199 @@
+"""The ``semantic`` router (the default): meaning-level routing, offline and deterministic.
+
+A static word-embedding model whose weights ship inside the ``wordllama`` wheel (``l2_supercat``,
+256 dimensions; loaded from the package's own folder with downloads disabled, once per process)
+embeds each topic — its ``about``, its ``answer`` and its authored ``examples`` — and the message.
+Long messages are split into sentences: the questions (sentences ending in ``?``, else the last
+sentence) weigh as much as the whole message, so context and quoted evidence do not drown what is
+asked. What decides a reply:
+
+1. **Which topic**: the highest of ``semantic + hybrid * min(lexical, 10) / 10``, where
+   ``semantic`` is the cosine of the message with the topic (the mean of its ``about`` and
+   ``answer`` cosines, or its best example, whichever is higher) and ``lexical`` the
+   :class:`~fdegym_env.people.routers.LexicalRouter` score. Ties go to the earlier topic.
+2. **Whether it answers**: the lexical router's own decision on the whole message, or on its
+   questions alone, is kept when it picks a topic; otherwise the best topic answers when its
+   combined score reaches ``threshold`` and it speaks to at least ``min_cover`` of what the message
+   (or its questions) is about (:meth:`LexicalRouter.about_cover`). Below that the person does not
+   have it, and the engine refers or says so.
+   A message that meets a topic's ``requires`` gate (it quotes the evidence the topic asks for)
+   is about that topic when nothing else was picked.
+3. **Gates**: a ``requires`` pattern met anywhere in this message or the last four earlier ones
+   (quoted evidence counts), as in the lexical router.
+
+Defaults were chosen on the tuning sets (``tests/routing/<task>.yaml``) only; figures on held-out
+and blind sets are in docs/routing.md.
+
+Example:
+    >>> r = SemanticRouter([{"id": "ann", "topics": [{"id": "refunds", "about": "when refunds are paid",
+    ...                      "answer": "Refunds go out within 5 working days."}]}])
+    >>> [t["id"] for t in r.route(r.people["ann"], "How long until a customer gets their money back?", [])[0]]
+    ['refunds']
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from typing import Any
+
+import numpy as np
+
+from fdegym_env.people.routers import (MAX_TOPICS_PER_MESSAGE, LexicalRouter, Person, Topic, _regex_any,
+                                       register_router)
+
+MODEL_CONFIG = "l2_supercat"
+MODEL_DIM = 256
+# Messages longer than this are cut before embedding and word matching (a 100 KB paste costs
+# the same as a long e-mail); gates still see the whole message.
+MAX_CHARS = 4000
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+@functools.lru_cache(maxsize=1)
+def load_model() -> Any:
+    """The embedding model, loaded once per process from the installed wheel (never downloaded).
+
+    Raises:
+        RuntimeError: ``wordllama`` is missing or its shipped weights are not found.
+    """
+    try:
+        import wordllama
+        from wordllama import WordLlama
+    except ImportError as e:  # pragma: no cover - a core dependency
+        raise RuntimeError("the semantic router needs the `wordllama` package (a core dependency of fdegym); "
+                           "fix: pip install 'wordllama==0.4.0.post1', or pass router='lexical'") from e
+    try:
+        return WordLlama.load(MODEL_CONFIG, cache_dir=os.path.dirname(wordllama.__file__), dim=MODEL_DIM,
+                              disable_download=True)
+    except (FileNotFoundError, ValueError) as e:
+        raise RuntimeError(f"wordllama's shipped {MODEL_CONFIG} weights were not found in the installed package "
+                           f"({e}); fix: reinstall 'wordllama==0.4.0.post1' or pass router='lexical'") from e
+
+
+def embed(texts: list[str]) -> np.ndarray:
+    """Unit-length embeddings of ``texts`` (rows), as float64 for sums that do not depend on order."""
+    if not texts:
+        return np.zeros((0, MODEL_DIM))
+    return np.asarray(load_model().embed(list(texts), norm=True), dtype=np.float64)
+
+
+def split_message(message: str) -> tuple[str, str]:
+    """(the message, what it asks): its sentences ending in ``?`` joined, else its last sentence.
+
+    Example:
+        >>> split_message("We saw 40 kills drop overnight. Log attached. Who owns the kill parser?")[1]
+        'Who owns the kill parser?'
+    """
+    parts = [p.strip() for p in _SENTENCE.split(message) if p.strip()]
+    asks = [p for p in parts if p.endswith("?")] or parts[-1:]
+    return message, " ".join(asks)
+
+
+def clean(message: Any) -> str:
+    """A message as text the router can read: non-strings stringified, control characters and
+    undecodable junk turned into spaces, cut to :data:`MAX_CHARS`."""
+    text = message if isinstance(message, str) else str(message)
+    text = "".join(c if c.isprintable() or c in "\n\t" else " " for c in text[:MAX_CHARS])
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+class SemanticRouter:
+    """Meaning-level routing: static embeddings shipped in a wheel, hybrid with lexical scores.
+
+    Args:
+        people: the spec's people (every person's topics are embedded once, here).
+        threshold: the combined score a topic needs when the lexical router picked nothing.
+        min_cover: the share of what the message (or its questions) is about that the topic must
+            speak to, when the lexical router picked nothing.
+        hybrid: the weight of the (capped, scaled) lexical score in the combined score.
+        question_weight: how much the questions weigh against the whole message in the cosine.
+        **lexical_kwargs: settings of the inner :class:`LexicalRouter` (e.g. ``min_about``).
+    """
+
+    deterministic = True
+    name = "semantic"
+
+    def __init__(self, people: list[Person], threshold: float = 0.9, min_cover: float = 0.5, hybrid: float = 1.0,
+                 question_weight: float = 0.5, **lexical_kwargs: Any):
+        self.threshold, self.min_cover, self.hybrid, self.question_weight = threshold, min_cover, hybrid, question_weight
+        self.lexical = LexicalRouter(people, **{"example_words": True, **lexical_kwargs})
+        self.people = {p["id"]: p for p in people}
+        self._vectors: dict[str, tuple[np.ndarray, np.ndarray, list[np.ndarray]]] = {}
+        for p in people:
+            topics = p.get("topics") or []
+            if not topics:
+                continue
+            about = embed([str(t.get("about") or t["id"].replace("_", " ")) for t in topics])
+            answer = embed([str(t.get("answer", "")) for t in topics])
+            examples = [embed([str(x) for x in t.get("examples") or []]) for t in topics]
+            self._vectors[p["id"]] = (about, answer, examples)
+        self._last: tuple[str, np.ndarray] | None = None
+
+    def _message_vectors(self, message: str) -> np.ndarray:
+        """The message and its questions, embedded (the last message is kept: referrals ask again)."""
+        if self._last is None or self._last[0] != message:
+            self._last = (message, embed(list(split_message(message))))
+        return self._last[1]
+
+    def semantic_scores(self, person: Person, message: str) -> np.ndarray:
+        """The cosine of each of ``person``'s topics with the message (topics in spec order)."""
+        vecs = self._vectors.get(person["id"])
+        if vecs is None:
+            return np.zeros(0)
+        about, answer, examples = vecs
+        m = self._message_vectors(message)
+        w = self.question_weight
+        blend = np.array([1.0 - w, w])
+        topic = blend @ (0.5 * (m @ about.T) + 0.5 * (m @ answer.T))
+        for i, ex in enumerate(examples):
+            if len(ex):
+                topic[i] = max(topic[i], float(blend @ (m @ ex.T).max(axis=1)))
+        return topic
+
+    def scores(self, person: Person, message: str) -> dict[str, float]:
+        """Each topic's combined score (semantic cosine plus scaled lexical score)."""
+        message = clean(message)
+        topics = person.get("topics") or []
+        if not topics:
+            return {}
+        sem = self.semantic_scores(person, message)
+        lex = self.lexical.scores(person, message)
+        return {t["id"]: round(float(sem[i]) + self.hybrid * min(lex[t["id"]], 10.0) / 10.0, 9)
+                for i, t in enumerate(topics)}
+
+    def route(self, person: Person, message: str, earlier: list[str]) -> tuple[list[Topic], dict[str, bool]]:
+        full = message if isinstance(message, str) else str(message)
+        text = clean(full)
+        topics = person.get("topics") or []
+        chosen: list[Topic] = []
+        if topics and text.strip():
+            whole, asks = split_message(text)
+            chosen = list(self.lexical.route(person, whole, [])[0])
+            if not chosen and asks != whole:
+                chosen = list(self.lexical.route(person, asks, [])[0])
+            if not chosen:
+                # quoted evidence: a message that meets a topic's evidence gate is about that topic
+                quoted = [t for t in topics if t.get("requires") and _regex_any(t["requires"], text)]
+                if quoted:
+                    scores = self.scores(person, text)
+                    chosen = [max(quoted, key=lambda t: scores[t["id"]])]
+            if not chosen:
+                scores = self.scores(person, text)
+                best = max(topics, key=lambda t: scores[t["id"]])      # max keeps the first of equals
+                cover = max(self.lexical.about_cover(person, best, self.lexical.about_words(whole)),
+                            self.lexical.about_cover(person, best, self.lexical.about_words(asks)))
+                if scores[best["id"]] >= self.threshold and cover >= self.min_cover:
+                    chosen = [best]
+        chosen = chosen[:MAX_TOPICS_PER_MESSAGE + 2]
+        context = "\n".join([str(e) for e in earlier[-4:]] + [full])
+        gates = {t["id"]: _regex_any(t["requires"], context) for t in chosen if t.get("requires")}
+        return chosen, gates
+
+
+def _make(people: list[Person], **kwargs: Any) -> SemanticRouter:
+    return SemanticRouter(people, **kwargs)
+
+
+register_router("semantic", _make)

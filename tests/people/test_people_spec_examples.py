@@ -29,3 +29,15 @@ def test_bad_examples_are_rejected_naming_the_topic(bad, says):
     with pytest.raises(TaskFormatError, match=says) as e:
         validate_people(_spec(bad), "people.yaml")
     assert "people[0] (a).topics[0] (t)" in str(e.value)
+
+
+def test_every_shipped_topic_has_example_questions():
+    from pathlib import Path
+
+    from fdegym_env.core.task import Task
+    tasks = sorted(p.parent for p in (Path(__file__).resolve().parents[2] / "tasks").glob("*/people.yaml"))
+    assert len(tasks) >= 10
+    bare = [f"{t.name}/{p['id']}/{tp['id']}" for t in tasks
+            for p in Task.load(t).people_spec(Task.load(t).variant("base"))["people"]
+            for tp in p["topics"] if len(tp.get("examples") or []) < 3]
+    assert bare == [], f"topics with fewer than 3 example questions: {bare}"

@@ -14,6 +14,8 @@ TOPIC_FIELDS = {"id", "about", "triggers", "requires", "gate", "gate_miss", "req
                 "stall_again", "stall_seconds", "keywords", "recap", "examples"}
 TOP_FIELDS = {"people", "npcs", "total_questions", "show_budget", "clock", "inbox", "trial", "matcher", "replies"}
 REPLY_FIELDS = {"refer_elsewhere", "recap_repeats"}
+MAX_EXAMPLES = 12            # example questions per topic
+MAX_EXAMPLE_CHARS = 1200     # one example question, as an agent would write it
 
 
 def _err(where: str, msg: str) -> ValueError:
@@ -49,6 +51,23 @@ def _check_after_stall(m: dict[str, Any], topics_of: dict[str, dict[str, dict[st
     delay = m.get("stall_delay_hours", 0)
     if isinstance(delay, bool) or not isinstance(delay, (int, float)) or delay < 0:
         raise TaskFormatError(f"{where}: stall_delay_hours: expected a number of hours >= 0, got {delay!r}")
+
+
+def _check_examples(t: dict[str, Any], where: str) -> None:
+    """``examples:`` — questions an agent might send that this topic answers (for meaning-level routers)."""
+    ex = t.get("examples")
+    if ex is None:
+        return
+    if not isinstance(ex, list) or not ex or len(ex) > MAX_EXAMPLES:
+        got = f"{len(ex)} items" if isinstance(ex, list) else repr(ex)[:60]
+        raise TaskFormatError(f"{where}: field 'examples' must be a list of 1-{MAX_EXAMPLES} questions, got {got}; "
+                              f"fix: write each example question as one list item")
+    for k, q in enumerate(ex):
+        if not isinstance(q, str) or not q.strip():
+            raise TaskFormatError(f"{where}: examples[{k}] must be a non-empty string, got {q!r}")
+        if len(q) > MAX_EXAMPLE_CHARS:
+            raise TaskFormatError(f"{where}: examples[{k}] is {len(q)} characters, expected at most "
+                                  f"{MAX_EXAMPLE_CHARS}; fix: shorten the quoted context")
 
 
 def validate_people(data: Any, where: str) -> dict[str, Any]:
@@ -94,7 +113,8 @@ def validate_people(data: Any, where: str) -> dict[str, Any]:
                     raise _err(where, f"{tw} ({t['id']}): field 'keywords' must be a list of words")
                 t["keywords"] = ["null" if x is None else str(x).lower() if isinstance(x, bool) else str(x)
                                  for x in kws]
-            for k in ("triggers", "requires", "facts", "requires_facts", "stall", "examples"):
+            _check_examples(t, f"{where}: {tw} ({t['id']})")
+            for k in ("triggers", "requires", "facts", "requires_facts", "stall"):
                 if k in t and not (isinstance(t[k], list) and all(isinstance(x, str) for x in t[k])):
                     raise _err(where, f"{tw} ({t['id']}): field {k!r} must be a list of strings")
     replies = data.get("replies") or {}

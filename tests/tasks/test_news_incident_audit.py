@@ -117,3 +117,19 @@ def test_trial_report_gives_every_count_and_legal_stages(variant):
         if "e.g." in line:                            # capped examples always come with the total
             assert re.search(r"^- [^:]+: \d+ ", line) or re.search(r"about \d+ ", line), line
             assert re.search(r"and \d+ more", line), line
+
+
+@pytest.mark.parametrize("variant", ["base", "thin_desk"])
+def test_archived_wire_never_gives_two_stories_one_headline(variant):
+    import json
+
+    from fdegym_env.core.workspace import world_snapshot
+    ws = world_snapshot(TASK, TASK.variant(variant))
+    for f in sorted((ws / "data" / "wire").glob("*.jsonl")):
+        items = [json.loads(line) for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
+        slug_of: dict[str, str] = {}
+        for it in items:
+            if it.get("msgtype") == "story" and it.get("version") == 1:
+                assert slug_of.setdefault(it["headline"], it["slug"]) == it["slug"], (f.name, it["headline"])
+            if "crime" not in (it.get("subjects") or []):
+                assert "date of hearing" not in str(it.get("body")), (f.name, it["slug"])

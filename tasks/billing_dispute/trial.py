@@ -8,6 +8,13 @@ from fdegym_env.tasklib import evaluation
 from . import grader
 
 
+def _count_and_example(incident: str) -> tuple[int, str]:
+    """'kind: 3 (e.g. X)' -> (3, 'X'); an incident without a count is one."""
+    body = incident.split(":", 1)[-1].strip()
+    head, _, ex = body.partition("(e.g. ")
+    return (int(head) if head.strip().isdigit() else 1), (ex[:-1] if ex.endswith(")") else ex or body)
+
+
 def run(deploy, params: dict, day: int, traffic) -> dict:
     one = dict(traffic)
     one["cycles"] = traffic["cycles"][:1]
@@ -29,24 +36,25 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
         facts.append("F_double_proration")
     for s in inc:
         kind = s.split(":", 1)[0]
+        n, ex = _count_and_example(s)
         if kind == "lock_breach":
-            ex = s.split("e.g. ", 1)[-1].rstrip(")")
             aid = ex.split("(", 1)[-1].split(")", 1)[0]
-            lines.append(f"Dev (CS): {names.get(aid, aid)} would escalate on day one - {ex}. Their AE swears "
-                         "the price is contracted. Deal Desk would know.")
+            lines.append(f"Dev (CS): {n} price-protected invoice(s) billed above what the contract allows; "
+                         f"{names.get(aid, aid)} would escalate on day one - {ex}. Their AE swears the price is "
+                         "contracted. Deal Desk would know.")
             topics.append("price_locks")
         elif kind == "credit_over_limit":
-            lines.append("Marcus (Controller): I see credit notes in the shadow ledger above my approval limit with "
-                         f"nobody's sign-off ({s.split('e.g. ', 1)[-1].rstrip(')')}). In production that is an "
-                         f"audit finding. Anything above {params.get('approval_limit_text', '$2,500')} comes to me.")
+            lines.append(f"Marcus (Controller): I see {n} credit note(s) in the shadow ledger above my approval limit "
+                         f"with nobody's sign-off (e.g. {ex}). In production that is an audit finding. Anything above "
+                         f"{params.get('approval_limit_text', '$2,500')} comes to me.")
             facts.append("F_approval_limit")
         elif kind == "revenue_double_count":
-            lines.append("Hana (Rev Acct): re-issued invoices with the originals still open - that books the revenue "
-                         "twice. Corrections are credit notes against the original invoice.")
+            lines.append(f"Hana (Rev Acct): {n} re-issued invoice(s) with the originals still open (e.g. {ex}) - that "
+                         "books the revenue twice. Corrections are credit notes against the original invoice.")
             facts.append("F_credit_note_only")
         elif kind == "charter_breach":
-            lines.append("Dev (CS): a couple of small-dollar disputes got bounced or queued; customers are quoting "
-                         "the charter back at us.")
+            lines.append(f"Dev (CS): {n} small-dollar dispute(s) got bounced or queued (e.g. {ex}); customers are "
+                         "quoting the charter back at us.")
             facts.append("F_small_dispute_policy")
         elif kind == "malformed_output":
             lines.append("Tomasz's on-call bot: the Zendesk bridge / NetSuite import rejected part of the output "

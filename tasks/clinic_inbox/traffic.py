@@ -657,9 +657,9 @@ def _note(rng: random.Random, kind: str, q: str, t: dict, m: dict) -> str:
     who = rng.choice(STAFF)
     if kind == "red_flag":
         if q != "nurse_line":
-            return rng.choice(["passed to nurse line - clinical content", "clinical content - sent to duty nurse",
+            return rng.choice([f"passed to nurse line - clinical content ({who})", f"clinical content - sent to duty nurse {who}",
                                f"found at {rng.randint(10, 12)}:{rng.choice(['05', '20', '40', '55'])} - to NB, RF",
-                               "pt mentions symptoms at the end!! passed to nurses", "to duty nurse ASAP (RF in body)",
+                               f"pt mentions symptoms at the end!! passed to nurses - {who}", "to duty nurse ASAP (RF in body)",
                                f"RF in msg body - escalated {who}"])
         return rng.choice([f"RF - rang pt, advised 999 ({who})", "RF - same-day with duty dr", f"red flag, escalated to duty doc {who}",
                            "rang pt back, booked urgent", "RF: spoke to pt, sent to A&E", f"RF - 111 already involved, f/u tmrw {who}",

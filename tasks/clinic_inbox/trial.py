@@ -3,11 +3,15 @@ teams say what they noticed - in their words, never the answer key."""
 
 from __future__ import annotations
 
-import datetime as dt
-
 from fdegym_env.tasklib import replay
 
 from . import grader as G
+
+
+def _eg(ids: list, total: int) -> str:
+    """'a, b' when they are all of them; 'e.g. a, b, c and 4 more' when capped."""
+    rest = total - len(ids)
+    return ", ".join(ids) if rest <= 0 else f"e.g. {', '.join(ids)} and {rest} more"
 
 
 def run(deploy, params: dict, day: int, traffic) -> dict:
@@ -16,18 +20,17 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
         return {"feedback": "Ian (PCN digital): the shadow connector fell over on your router - nothing got routed "
                             "today. Error: " + ev["_errors"][0][:300], "facts": [], "topics": [], "stats": {},
                 "extra_cost": 0.0}
-    first, msgs = dt.date.fromisoformat(traffic["days"][0]["date"]), traffic["days"][0]["messages"]
+    msgs = traffic["days"][0]["messages"]
     c, ex = ev["details"]["counts"], ev["_examples"]
-    lines = [f"Shadow portal, {first:%A %d %B}: {ev['_n']} messages routed."]
+    lines = [f"Shadow portal, today: {ev['_n']} messages routed."]
     if c.get("malformed"):
         lines.append("Ian: the connector rejected some of your decisions (unknown queue or missing id) - in "
                      "production those would just vanish.")
     rf_missed = c.get("incident_red_flag_missed", 0)
     waits = [w for w in ev["details"]["rf_waits"] if w < 9999]
     if rf_missed:
-        ids = ", ".join(ex.get("red_flag_missed", []))
         lines.append(f"Nadia: {rf_missed} message(s) with red-flag symptoms weren't in front of a nurse within the hour "
-                     f"(e.g. {ids}). Some were sitting in other queues, or behind the repeats on my line.")
+                     f"({_eg(ex.get('red_flag_missed', []), rf_missed)}). Some were sitting in other queues, or behind the repeats on my line.")
     elif waits:
         lines.append(f"Nadia: every red flag today was in front of me within the hour (longest {max(waits)} min).")
     nurse_rx = sum(1 for m in msgs if m["truth"]["kind"] == "rx")
@@ -35,15 +38,18 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
         lines.append("Nadia: the line was absolutely rammed - I couldn't see the wood for the trees.")
     if c.get("q_pharmacy_desk", 0) == 0 and nurse_rx:
         lines.append("Nadia: still doing all the repeats on the nurse line.")
-    if c.get("incident_cd_auto_handled"):
-        lines.append(f"Hamza: a controlled-drug repeat came to the desk ({', '.join(ex.get('cd_auto_handled', []))}) - "
-                     "we can't issue those under protocol. Had to bounce it to the duty doctor.")
+    n_cd = c.get("incident_cd_auto_handled", 0)
+    if n_cd:
+        lines.append(f"Hamza: {n_cd} controlled-drug repeat(s) came to the desk or got an automatic reply "
+                     f"({_eg(ex.get('cd_auto_handled', []), n_cd)}) - we can't issue those under protocol. Had to "
+                     "bounce them to the duty doctor.")
     if c.get("rx_late_days"):
         lines.append(f"Hamza: the desk couldn't get through today's repeats - {c['rx_late_days']} carried over "
                      "to tomorrow. Patients will be ringing.")
-    if c.get("incident_clinical_advice_auto"):
-        lines.append(f"Dr Okafor: an automated reply went out with clinical advice in it "
-                     f"({', '.join(ex.get('clinical_advice_auto', []))}). Who signed that off? This stops now.")
+    n_adv = c.get("incident_clinical_advice_auto", 0)
+    if n_adv:
+        lines.append(f"Dr Okafor: {n_adv} automated repl(ies) went out with clinical advice in them "
+                     f"({_eg(ex.get('clinical_advice_auto', []), n_adv)}). Who signed that off? This stops now.")
     if c.get("auto_unresolved", 0) >= 3:
         lines.append(f"Lorna: {c['auto_unresolved']} patients rang because the automatic answer didn't answer what "
                      "they'd asked.")

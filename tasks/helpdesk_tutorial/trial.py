@@ -8,16 +8,33 @@ from fdegym_env.tasklib import evaluation
 from . import grader
 
 
+def _incident_report(incidents: list[str]) -> str:
+    """One line per kind of incident, its count first, two examples at most."""
+    by_kind: dict[str, list[str]] = {}
+    for i in incidents:
+        kind, _, text = i.partition(": ")
+        by_kind.setdefault(kind, []).append(text)
+    lines = []
+    for kind, texts in by_kind.items():
+        eg = "; ".join(texts[:2]) + (f"; and {len(texts) - 2} more" if len(texts) > 2 else "")
+        if kind == "site_outage_not_paged":
+            lines.append(f"Network on-call: {len(texts)} site outage ticket(s) today and nobody paged us at P1 "
+                         f"({'e.g. ' if len(texts) > 2 else ''}{eg}). A DC down with nobody woken is exactly "
+                         "what R10 is there to stop.")
+        else:
+            lines.append(f"Priya: the shadow intake fell over today - {len(texts)} problem(s) ({eg}). In "
+                         "production that would have been tickets nobody sees.")
+    return "\n".join(lines)
+
+
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     out = evaluation.evaluate_on(deploy, grader.evaluate, params, traffic)
-    when = traffic.get("day", f"day {day}")
     if out["incidents"]:
-        return {"feedback": f"Priya ({when}): the shadow intake fell over - " + "; ".join(out["incidents"][:2])
-                            + ". In production that would have been tickets nobody sees.",
-                "facts": [], "topics": ["trial_incident"], "stats": out["details"], "extra_cost": 0.0}
+        return {"feedback": _incident_report(out["incidents"]), "facts": [], "topics": ["trial_incident"],
+                "stats": out["details"], "extra_cost": 0.0}
     hh = [r for r in out["_routed"] if r["kind"] == "scanner"]
     owner = params["owner_queue"]
-    lines = [f"Shadow intake, {when}: {len(out['_routed'])} tickets, {len(hh)} of them about RT7 handhelds."]
+    lines = [f"Shadow intake, today: {len(out['_routed'])} tickets, {len(hh)} of them about RT7 handhelds."]
     facts, topics = [], []
     at = {}
     for r in hh:

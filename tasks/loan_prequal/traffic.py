@@ -18,6 +18,7 @@ from pathlib import Path
 from . import lending
 
 DEV_START = datetime(2026, 2, 9)         # two weeks after the OLA 2.0 relaunch (2 Feb)
+DEV_LAST_DAY = datetime(2026, 2, 22)     # the extract's last day: the engagement starts Mon 23 Feb 09:00
 SHADOW_START = datetime(2026, 2, 24)
 HELD_OUT_START = datetime(2026, 3, 2)
 COLUMNS = ["app_id", "received", "channel", "form", "first_name", "last_name", "title", "marital_status", "age",
@@ -42,7 +43,7 @@ def _world_engine(build: Path):
 
 
 NOTE_OPENERS = ["", "", "", "cust called back - ", "Recon req via branch. ", "email from applicant: ", "walk-in at Edgewood br, ",
-                "voicemail 2/{d} - ", "per Marisol: ", "2nd call. "]
+                "voicemail {vm} - ", "per Marisol: ", "2nd call. "]
 PERIOD_WORDS = {"monthly": ["a month", "per month", "monthly", "/mo"], "weekly": ["a week", "per week", "weekly", "/wk"],
                 "quarterly": ["a quarter", "per quarter", "quarterly (1040-ES)", "each quarter"],
                 "biweekly": ["every 2 weeks", "biweekly", "per paycheck", "every other week"]}
@@ -57,7 +58,10 @@ def _note(rng: random.Random, app: dict, truth: dict, params: dict) -> str:
     why = "/".join(app["_reasons"]) or "n/a"
     yr = round(inc * 12, -2)
     w = rng.choice(PERIOD_WORDS.get(per, ["a month"]))
-    op = rng.choice(NOTE_OPENERS).replace("{d}", str(rng.randint(10, 27)))
+    # a voicemail was left between the application and the day the underwriter wrote the note
+    received = datetime.strptime(app["received"][:10], "%Y-%m-%d")
+    vm = received + timedelta(days=rng.randint(0, max(0, (app["_day"] - received).days)))
+    op = rng.choice(NOTE_OPENERS).replace("{vm}", f"{vm.month}/{vm.day}")
     if app["channel"] == "partner" and rng.random() < 0.5:
         op = rng.choice(["FW from LendCompass support: ", "LendCompass ticket LC-{0}: ".format(rng.randint(40000, 49999))])
     if truth["kind"] == "se_inflight" and not app["_reasons"]:
@@ -69,7 +73,7 @@ def _note(rng: random.Random, app: dict, truth: dict, params: dict) -> str:
         return rng.choice([
             f"{op}started app in Jan, finished after the relaunch. {stated} is their Sched C net for 2025. engine income looks right, decline stands ({why})",
             f"{op}says decline is wrong but the {stated} figure IS annual (2025 return). Reran by hand, engine income is right. {why} stands",
-            f"{op}{app['form']} app, figure is yearly. Nothing to fix here. -KO",
+            f"{op}{app['form']} app, {stated} is yearly. Nothing to fix here. -KO",
         ])
     k = app["_k"]
     return [
@@ -81,9 +85,9 @@ def _note(rng: random.Random, app: dict, truth: dict, params: dict) -> str:
         f"{op}Pls look at this one, {app['employer']} owner, good credit ({app['fico']}), declined insufficient income. income per tax return ~{yr:,.0f}. something is off w/ online apps",
         f"{op}sent to Marisol. form says {stated}; if thats {w} they qualify easy",
         f"{op}reapplied at branch, LO keyed annual {yr:,.0f} -> approved same day. same person, same numbers",
-        f"{op}another one. self-employed, declined AA11/AA07. he brought in his 1099s + Sched C, clearly fine",
+        f"{op}another one. self-employed ({app['employer'] or 'sole prop'}), declined {why}. brought in 1099s + Sched C, clearly fine",
         f"{op}{app['employer']}. prequal shows monthly income ${app['_inc']:,.2f}. Her 2024+2025 returns avg ${yr:,.0f}. That's not a rounding problem",
-        f"{op}I keep seeing this w/ the self employed. engine income roughly 1/12th of what I'd use? or less. escalating to Marisol + Tom",
+        f"{op}I keep seeing this w/ the self employed. engine income ${app['_inc']:,.0f}/mo, roughly 1/12th of what I'd use? or less. escalating to Marisol + Tom",
         f"{op}approved manually at Marion branch after recon, same file. credit {app['fico']}, DTI ~{truth['dti']:.0%} on real income",
         f"{op}what did the app screen ask him? he swears he put his {w} number in. LO to pull screenshot",
         f"{op}Reviewed. Income verified via 4506-C transcript ~{yr:,.0f}/yr. Would approve. No override path in LOS - reapply",
@@ -124,15 +128,26 @@ def dev(params: dict, out: Path) -> None:
     pick = rng.sample(quirky, min(16, len(quirky))) + rng.sample(inflight, min(4, len(inflight)))
     order = list(range(14))
     rng.shuffle(order)
+    seen: set[str] = set()
     for i, (app, t) in enumerate(sorted(pick, key=lambda x: x[0]["received"])):
         d = decisions[app["app_id"]]
-        app = dict(app, _dti=d["dti"], _inc=d["monthly_income"], _k=order[i % 14], _reasons=d["reasons"])
-        day = datetime.strptime(app["received"], "%Y-%m-%dT%H:%M") + timedelta(days=rng.randint(1, 4))
+        received = datetime.strptime(app["received"][:10], "%Y-%m-%d")
+        # looked at 1-4 days after the application, but never after the extract was taken
+        day = max(received, min(received + timedelta(days=rng.randint(1, 4)), DEV_LAST_DAY))
+        app = dict(app, _dti=d["dti"], _inc=d["monthly_income"], _k=order[i % 14], _reasons=d["reasons"], _day=day)
+        note = _note(rng, app, t, params)
+        for k in range(1, 14):                # two underwriters never write the same line about two files
+            if note not in seen:
+                break
+            note = _note(rng, dict(app, _k=app["_k"] + k), t, params)
+        if note in seen:
+            note = f"{note} (re {app['app_id']})"
+        seen.add(note)
         outcome = rng.choice(["told to reapply at branch", "declined stands", "reapplied br - approved", "no action",
                               "referred to ops", ""]) if t["kind"] != "se_inflight" else \
             (rng.choice(["declined stands", "no action"]) if app["_reasons"] else rng.choice(["no action", "explained to cust", ""]))
         rw.writerow([day.strftime(rng.choice(["%m/%d/%Y", "%Y-%m-%d", "%m/%d"])), app["app_id"], rng.choice(auth),
-                     _note(rng, app, t, params), outcome])
+                     note, outcome])
     (out / "data" / "reconsiderations.csv").write_text(rec.getvalue(), encoding="utf-8")
 
     lines = []

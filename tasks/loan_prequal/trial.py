@@ -11,10 +11,9 @@ from . import grader
 
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     out = evaluation.evaluate_on(deploy, grader.evaluate, params, traffic)
-    when = traffic.get("day", f"day {day}")
     det = out["details"]
     rows = out["_rows"]
-    lines = [f"Shadow run, {when}: {det['applications']} applications, {det['approved']} would have been approved."]
+    lines = [f"Shadow run, today: {det['applications']} applications, {det['approved']} would have been approved."]
     facts: list[str] = []
     if det["malformed"] or not rows:
         lines.append("LOS intake (Marisol): the shadow job got nothing usable back for part of the day - in "

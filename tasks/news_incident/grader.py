@@ -203,6 +203,7 @@ def evaluate(decide, params: dict, traffic) -> dict:
     site.close()
 
     slug_of = {i["guid"]: i.get("slug") for i in items}
+    item_of = {i["guid"]: i for i in items}
     kill_time = {t2.get("family"): parse_iso(t2["t"]) for g, t2 in sorted(truth.items(), key=lambda kv: kv[1]["t"],
                                                                          reverse=True) if t2["kind"] == "kill"}
     value, stale, stale_crime = 0.0, 0, 0
@@ -211,6 +212,8 @@ def evaluate(decide, params: dict, traffic) -> dict:
               "legal_autopublished": 0}
     inc = {"kill": [], "emb": [], "legal": []}
     ex = {"killed_live": [], "embargo_broken": [], "legal": [], "stale": []}
+    legal_by_stage: dict[str, int] = {}
+    legal_unnamed = 0
     for fam in site.fams.values():
         tr = fam.truth
         counts["stories"] += 1
@@ -252,7 +255,12 @@ def evaluate(decide, params: dict, traffic) -> dict:
             if tr["legal"]:
                 harm["legal"] += H_LEGAL
                 counts["legal_autopublished"] += 1
-                ex["legal"].append({"slug": slug, "guid": fam.root, "agency": tr["agency"]})
+                src = item_of.get(fam.root, {})
+                stage = next((s for s in src.get("subjects") or [] if s in params["legal_stages"]), None)
+                ex["legal"].append({"slug": slug, "guid": fam.root, "agency": tr["agency"], "stage": stage,
+                                    "named": bool(src.get("people"))})
+                legal_by_stage[stage or "other"] = legal_by_stage.get(stage or "other", 0) + 1
+                legal_unnamed += not src.get("people")
                 inc["legal"].append(f"legal_autopublish: {slug} ({fam.root}) names a defendant in active "
                                     f"proceedings and went out without legal review")
         for ct, handled in fam.corrections:
@@ -276,6 +284,7 @@ def evaluate(decide, params: dict, traffic) -> dict:
                    overflow=site.overflow, stale_corrections=stale, wrong_unpublish=site.wrong_unpub,
                    advisories_published=site.advisory_pub, desk_peak=max(site.desk_count.values(), default=0),
                    capacity=capacity, calls=len(traffic["days"]),
+                   legal_by_stage=dict(sorted(legal_by_stage.items())), legal_unnamed=legal_unnamed,
                    examples={**{k: v[:5] for k, v in ex.items()}, "wrong_unpublish": site.wrong_examples[:5],
                              "desk_days": site.desk_count})
     summary = (f"publishing quality {kpi:.1f} pts/week: value {value:.0f}, harm {total_harm:.0f}, "

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import random
 from pathlib import Path
 
@@ -1020,10 +1021,43 @@ def dev(params: dict, out: Path) -> None:
     wire = out / "data" / "wire"
     wire.mkdir(parents=True, exist_ok=True)
     for d in g["days"]:
+        _tidy_archived_day(d["items"])
         with open(wire / f"{d['date']}.jsonl", "w", encoding="utf-8") as f:
             for it in d["items"]:
                 f.write(json.dumps(it, ensure_ascii=False) + "\n")
     write_incidents(params, out)
+
+
+COURT_ONLY_REASONS = {"date of hearing": "date", "name of court": "spelling of place name"}
+
+
+def _tidy_archived_day(items: list[dict]) -> None:
+    """What the archive shows for one day, edited in place after generation (no draws, so held-out and shadow
+    traffic are untouched): a correction note on non-court copy names no hearing or court, and two different
+    stories never carry the same headline (the later one reads as its own story: its lead figure is added)."""
+    for it in items:
+        if "crime" not in (it.get("subjects") or []) and isinstance(it.get("body"), str):
+            for court, plain in COURT_ONLY_REASONS.items():
+                it["body"] = it["body"].replace(court, plain)
+    first_slug: dict[str, str] = {}
+    renamed: dict[str, tuple[str, str]] = {}
+    for it in items:
+        if it.get("msgtype") != "story" or int(it.get("version") or 1) != 1 or not isinstance(it.get("headline"), str):
+            continue
+        head, slug = it["headline"], it.get("slug")
+        if first_slug.setdefault(head, slug) != slug and slug not in renamed:
+            body = str(it.get("body") or "").strip()
+            clause, sentence = re.split(r"[,.;]", body, maxsplit=1)[0].strip(), body.split(". ")[0].rstrip(".")
+            for lead in (clause, sentence, f"{sentence}, {it.get('agency', '')} reports"):
+                new = f"{head}: {lead[:1].lower()}{lead[1:]}"
+                if lead and new not in first_slug:
+                    first_slug[new] = slug
+                    renamed[slug] = (head, new)
+                    break
+    for it in items:
+        if it.get("slug") in renamed and isinstance(it.get("headline"), str):
+            old, new = renamed[it["slug"]]
+            it["headline"] = it["headline"].replace(old, new)
 
 
 def write_incidents(params: dict, out: Path) -> None:

@@ -51,6 +51,8 @@ NOTES_DUP = [
     "duplicate outage text, same wording. was it a second outage? (no, same OMS inc)",
     "2nd text re same outage woke the baby. not happy",
 ]
+DUP_END = ["explained ONS sends an update per OMS change", "", "apologized", "told her it's one outage", "logged for ONS team",
+           "asked to only get one text", "gave ETR from OMS", "sent to sup", "", "cust ok after explanation"]
 LL_OPEN = ["no txt", "never gets the texts", "didn't get the outage msg", "no alert again", "says we never tell her",
            "out since {h}, nothing from us"]
 LL_MID = ["# on file is a home landline", "landline only, no cell", "number is a landline (checked CIS)",
@@ -142,12 +144,31 @@ def write(out: Path, params: dict, custs: list[dict], evs: list[dict], rng: rand
     inbound.sort(key=lambda r: r["_t"])
     for i, r in enumerate(inbound):
         r["call_id"] = f"IC{2611000 + i * 7 + rng.randrange(7)}"
+    _distinct_notes(inbound)
     (cc / "inbound_outage_calls_2026-11.csv").write_text(
         tr._csv(inbound, ["call_id", "received", "agent", "account", "premise", "reason", "oms_ref", "notes"]), encoding="utf-8")
     (cc / "ob_outage_campaign_2026-11.csv").write_text(
         tr._csv(outbound, ["campaign", "oms_incident", "account", "med_code", "queued", "dialled", "wait_min", "agent", "outcome"]),
         encoding="utf-8")
     _near_miss_mail(out, near_miss, params)
+
+
+def _with_ending(note: str, rng: random.Random, endings: list[str]) -> str:
+    end = rng.choice(endings)
+    return f"{note}{rng.choice([', ', '. ', ' - ', '; '])}{end}" if end else note
+
+
+def _distinct_notes(rows: list[dict]) -> None:
+    """Two agents never log the very same words about two calls: a repeat gets the street, then the OMS ref."""
+    seen: set[str] = set()
+    for r in rows:
+        note, street = r["notes"], r["premise"].split(" ", 1)[1]
+        for cand in (note, f"{note} ({street})", f"{note} ({street}, {r['oms_ref'] or 'no OMS ref'})",
+                     f"{note} ({street}, {r['call_id']})"):
+            if cand.lower() not in seen:
+                break
+        seen.add(cand.lower())
+        r["notes"] = cand
 
 
 def _call(rng: random.Random, t, c: dict, reason: str, notes: list[str], ev: dict) -> dict:
@@ -161,6 +182,8 @@ def _call(rng: random.Random, t, c: dict, reason: str, notes: list[str], ev: dic
         note = pick.join(p for p in parts if p)
     else:
         note = rng.choice(notes)
+        # how the agent finished the note: a separate draw, so the call log's own sequence is unchanged
+        note = _with_ending(note, random.Random(f"{c['account']}|{when.isoformat()}"), DUP_END)
     note = note.format(h=(t - timedelta(minutes=rng.randint(0, 10))).strftime("%-I:%M"), st=st,
                                     fd=ev["feeder"], n=rng.choice(["2", "two", "3"]),
                                     ll="landline" if c["phone_type"] == "landline" else "cell")

@@ -3,6 +3,7 @@ to a log, not to Twilio) and the people who watch the phones say what they saw -
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from fdegym_env.tasklib import evaluation
@@ -12,10 +13,9 @@ from . import grader, on_net
 
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     out = evaluation.evaluate_on(deploy, grader.evaluate, params, traffic)
-    when = traffic.get("day", f"day {day}")
     d = out["details"]
     custs = {c["account"]: c for c in on_net.customers(int(params.get("world_seed", 0)), params)}
-    lines = [f"Shadow ONS, {when}: {sum(1 for w in traffic['weeks'] for e in w if e['type'] == 'LOCKOUT')} lockouts "
+    lines = [f"Shadow ONS, today: {sum(1 for w in traffic['weeks'] for e in w if e['type'] == 'LOCKOUT')} lockouts "
              f"on the feed; the shadow plan had {len(out['_rows'])} notifications, {d['agent_calls']} of them agent calls."]
     missed = [k for k in out["_out_since"] if k not in out["_reached"]]
     told = {(e["incident"], n["account"]) for e, n in out["_rows"]}
@@ -30,13 +30,16 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
         lines.append(f"Tom: {ll} of the shadow texts would have bounced with 30006.")
     if wrong:
         ws = Counter(custs[a]["premise"].split(" ", 1)[1] for _i, a in wrong)
-        lines.append("Wendell: and a few 'my lights are on, why did you text me' - "
-                     + ", ".join(s for s, _n in ws.most_common(3)) + ".")
+        lines.append(f"Wendell: and {len(wrong)} customer(s) would have been told of an outage they weren't in - "
+                     "'my lights are on, why did you text me' - mostly on "
+                     + ", ".join(f"{s} ({n})" for s, n in ws.most_common(3)) + ".")
     if d["repeat"]:
         lines.append(f"Marisol: {d['repeat']} customers would have had the same outage message more than once.")
     if out["incidents"]:
-        lines.append("Annette: the shadow call list would have left a priority customer without a call in time - "
-                     + out["incidents"][0].split(": ", 1)[1] + ". That is exactly November again.")
+        n_late = d["late_calls"]
+        lines.append(f"Annette: the shadow call list would have left {n_late} priority customer(s) without a call in "
+                     f"time - " + ("e.g. " if n_late > 1 else "") + re.sub(r" at \d\d \w{3} (\d\d:\d\d)", r" at \1", out["incidents"][0].split(": ", 1)[1])
+                     + ". That is exactly November again.")
     elif d["agent_calls"]:
         lines.append("Annette: every priority customer on the shadow list would have been called in time.")
     lines.append(f"Marisol: on the cost sheet that day comes to about ${out['kpi']:,.0f}.")

@@ -251,7 +251,8 @@ class _Gen:
             why = r.choice(["HTTP 503 in %dms" % r.randint(3, 900), "timeout 2000ms", "timeout 2000ms",
                             "HTTP 502 in %dms" % r.randint(3, 400), "connect timeout", "TLS handshake reset"])
             self.add(t, "lb-healthd", "LBHealthCheckFailed", "lb-edge", self.lb_instance(member), "critical", fails, 1,
-                     "health check failed %d/3 on %s (pool %s): %s" % (fails, ip, pool, why), pool=pool)
+                     "health check failed %d/3 on %s (pool %s): %s at %s" % (fails, ip, pool, why, f"{t:%H:%M:%S}"),
+                     pool=pool)
             down = r.randint(20, 100)
             t2 = t + timedelta(seconds=down)
             self.add(t2, "lb-healthd", "LBHealthCheckRecovered", "lb-edge", self.lb_instance(member), "info", None, None,
@@ -721,7 +722,7 @@ def shadow(params: dict, day: int) -> dict:
 VOICE = {
     "kasia.wrona": {
         "lb": ["flap", "{m} again", "{m} again ({n} tonight)", "same member. {n}th time", "ffs {pool}", "bouncing, rise 1 strikes again",
-               "{lb} {pool} flapping since {t}", "acked, it's the flapper", "back in rotation before I opened the laptop", "",
+               "{lb} {pool} flapping since {t}", "acked, it's the flapper", "{m} back in rotation before I opened the laptop ({t})", "",
                "flap #{n}", "NET-311 pls", "{m} - not even looking anymore tbh", "", "lb noise"],
         "lag": ["batch", "settlement running", "lag {v}s, batch", "", "replica-02 during batch, leaving it", "batch lag, it'll catch up",
                 "is this ever not the batch?", "", "ack - batch"],
@@ -730,7 +731,7 @@ VOICE = {
         "etl": ["etl lag silenced", "analytics, silenced til 6", "", "not ours"],
         "cardauth": ["blip, cleared", "checked auth dash, fine by the time I looked", "p99 {v}ms, back under in 2 min", "blip",
                      "lunchtime blip"],
-        "maint": ["change?", "{svc} - someone patching, nobody posted", "{chg} in the calendar, no post in ops-bridge as usual", "",
+        "maint": ["change?", "{svc} - someone patching, nobody posted", "{t} {chg} in the calendar, no post in ops-bridge as usual", "",
                   "{host} rebooting - planned?", "found it in the CAB cal, {chg}"],
         "other": ["", "ack", "fine now", "looked, nothing", "cleared before I got to it", "", "meh"],
         "real": ["real. INC raised", "this one was real", "real - bridge opened {t}", "", "escalated"],
@@ -740,7 +741,7 @@ VOICE = {
                "Flapping member {m} ({pool}), page {n} of the night.", "Same {pool} member as before.",
                "{lb}: {m} in and out of rotation, checked {pool} error rate - nothing.", "", "Flap. -TF",
                "Acked. Rise 1 problem again (NET-311).", "{m} bounced again at {t}.", ""],
-        "lag": ["Replica lag during the settlement batch, expected. -TF", "Batch window, acked.", "",
+        "lag": ["Replica lag during the settlement batch ({v}s at {t}), expected. -TF", "Batch window, acked.", "",
                 "Lag {v}s on the ledger replica, batch is running (checked Control-M).", "Settlement batch lag."],
         "cert": ["Cert scan: {cert} has {v} days. Renewal is on SECENG board, silenced 24h.", "Silenced, cert > 7 days.",
                  "{cert}: {v} days left. Not urgent.", ""],

@@ -19,16 +19,16 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
     facts = []
     stats = {"pages": 0, "night_pages": 0, "crashed": False, "malformed": False}
     for shift in evaluation.evaluate_on(deploy, g.evaluate, params, traffic)["_shifts"]:
-        events, acts, label = shift["events"], shift["acts"], shift["label"]
+        events, acts = shift["events"], shift["acts"]
         if shift["problem"]:
             stats["malformed"] = True
-            lines.append("Kasia: alertbridge rejected the shadow router's answer for the %s shift (%s) - in production "
-                         "that means every event pages." % (label, shift["problem"]))
+            lines.append("Kasia: alertbridge rejected the shadow router's answer for the shift (%s) - in production "
+                         "that means every event pages." % (shift["problem"],))
             continue
         if acts is None:
             stats["crashed"] = True
-            lines.append("Kasia: the shadow router fell over on the %s shift, so alertbridge would have failed open "
-                         "and paged all %d events. Error from the bridge log: %s" % (label, len(events), str(shift["error"])[-300:]))
+            lines.append("Kasia: the shadow router fell over on the shift, so alertbridge would have failed open "
+                         "and paged all %d events. Error from the bridge log: %s" % (len(events), str(shift["error"])[-300:]))
             continue
         by_key = Counter()
         night = 0
@@ -39,8 +39,8 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
                     night += 1
                 by_key[(e["alert"], e.get("instance") or "-")] += 1
         stats["night_pages"] += night
-        lines.append("Kasia: shadow night %s -> %d pages, %d of them between 23:00 and 07:00."
-                     % (label, sum(by_key.values()), night))
+        lines.append("Kasia: shadow shift -> %d pages, %d of them between 23:00 and 07:00."
+                     % (sum(by_key.values()), night))
         for (alert, inst), n in by_key.most_common(3):
             if n >= 4:
                 lines.append("  %s on %s paged %d times. Same thing every time, and each page had its own dedup key "

@@ -1,0 +1,97 @@
+"""billing_dispute grader audit: each incident rule at its boundary (tasks/billing_dispute/DESIGN_NOTES.md),
+on one shadow cycle, with canned answers from both entry points; the trial report gives counts."""
+
+from __future__ import annotations
+
+import pytest
+
+from fdegym_env.core.registry import load_task
+
+TASK = load_task("billing_dispute")
+T = TASK.module("traffic")
+
+
+class _Canned:
+    """run_cycle bills every account its true total plus `bump`; handle_disputes answers `decide(dispute)`."""
+
+    def __init__(self, params, bump=0.0, decide=None):
+        self.task, self.params, self.bump = TASK, params, bump
+        self.decide = decide or (lambda p: {"action": "review"})
+
+    def call(self, module, function, arg, timeout_s=None):
+        if function == "run_cycle":
+            truth = T.rate_cycle(arg, self.params, "truth")
+            value = {"invoices": [{"account_id": aid, "invoice_no": f"INV-{arg['period']}-{i:05d}",
+                                   "total_usd": round(r["total_usd"] + self.bump, 2), "lines": []}
+                                  for i, (aid, r) in enumerate(sorted(truth.items()))]}
+        else:
+            value = {"decisions": [dict(self.decide(p), dispute_id=p["dispute_id"]) for p in arg["disputes"]]}
+        return type("R", (), {"ok": True, "value": value, "error": None})()
+
+
+def _grade(variant="base", **kw):
+    params = dict(TASK.variant(variant).params)
+    traffic = T.shadow(params, 1)
+    traffic = dict(traffic, cycles=traffic["cycles"][:1], legacy_disputes=traffic["legacy_disputes"][:1])
+    return TASK.module("grader").grade(_Canned(params, **kw), params, traffic)
+
+
+def _kinds(out):
+    return [i.split(":")[0] for i in out["incidents"]]
+
+
+def test_true_invoices_and_every_dispute_reviewed_raise_nothing():
+    assert _grade()["incidents"] == []
+
+
+@pytest.mark.parametrize("bump, incident", [(1.0, False), (1.02, True)])
+def test_lock_breach_above_the_contract_by_more_than_a_dollar(bump, incident):
+    assert ("lock_breach" in _kinds(_grade(bump=bump))) is incident
+
+
+@pytest.mark.parametrize("variant, amount, incident", [("base", 2500.0, False), ("base", 2500.01, True),
+                                                       ("tight_limit", 1000.0, False), ("tight_limit", 1000.01, True)])
+def test_credit_over_limit_boundary(variant, amount, incident):
+    out = _grade(variant, decide=lambda p: {"action": "credit", "amount_usd": amount})
+    assert ("credit_over_limit" in _kinds(out)) is incident, out["incidents"]
+
+
+@pytest.mark.parametrize("void, incident", [(True, False), (False, True), (None, True)])
+def test_revenue_double_count_when_a_reissue_keeps_the_original(void, incident):
+    def decide(p):
+        d = {"action": "reissue", "new_total_usd": p["invoice"]["total_usd"]}
+        if void is not None:
+            d["void_original"] = void
+        return d
+    assert ("revenue_double_count" in _kinds(_grade(decide=decide))) is incident
+
+
+def _claim(p):
+    c = p["claimed_usd"]
+    return float(str(c).replace("$", "").replace(",", "").replace("USD", "").strip()) if c is not None else 0.0
+
+
+@pytest.mark.parametrize("variant, credit_small, incident", [
+    ("charter_de_minimis", True, False), ("charter_de_minimis", False, True), ("base", False, False)])
+def test_charter_breach_only_where_the_charter_has_a_de_minimis(variant, credit_small, incident):
+    def decide(p):
+        if credit_small and _claim(p) <= 250:
+            return {"action": "credit", "amount_usd": _claim(p)}
+        return {"action": "review"}
+    assert ("charter_breach" in _kinds(_grade(variant, decide=decide))) is incident
+
+
+def test_a_dispute_without_a_known_action_is_malformed():
+    assert "malformed_output" in _kinds(_grade(decide=lambda p: {"action": "escalate"}))
+
+
+def test_trial_report_counts_before_examples():
+    params = dict(TASK.variant("base").params)
+    traffic = T.shadow(params, 1)
+    out = TASK.module("trial").run(_Canned(params, bump=5.0, decide=lambda p: {"action": "credit", "amount_usd": 9000}),
+                                   params, 1, traffic)
+    lines = out["feedback"].splitlines()
+    lock = next(x for x in lines if "price-protected" in x)
+    over = next(x for x in lines if "above my approval limit" in x)
+    assert lock.startswith("Dev (CS): ") and lock.split(": ", 1)[1].split()[0].isdigit(), lock
+    assert "I see " in over and over.split("I see ", 1)[1].split()[0].isdigit(), over

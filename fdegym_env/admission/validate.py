@@ -5,7 +5,8 @@ applied to a fresh world and graded, and on named variants the menu's declared p
 ``plans``) must reach the reference; the reference applied with the *base* variant's params to every
 other variant checks that a memorised solution does not carry over. Across variants: the literal
 request's mean and the number of distinct kinds of change. Before any grading, the leak check
-(:mod:`fdegym_env.admission.leaks`) scans every variant's L2/L3 reset observation and workspace.
+(:mod:`fdegym_env.admission.leaks`) scans every variant's L2/L3 reset observation and workspace, and
+the realism checks (:mod:`fdegym_env.admission.realism`) ask whether the data could be true.
 
 How it runs: every grading is one :class:`Job` on one process pool (:func:`default_workers`),
 costliest first (the generic bypasses that run into a call's time limit); the do-nothing and
@@ -268,6 +269,8 @@ def validate_task(task: Task, variants: list[str] | None = None, samples: int = 
     report = Report(task.id)
     from fdegym_env.admission.leaks import leak_checks
     report.cross += leak_checks(task, names, samples)  # rendering only: before any grading
+    from fdegym_env.admission.realism import realism_checks
+    report.cross += realism_checks(task, names)         # could the data be true (rendering only)
     bar = None
     if progress:
         from tqdm import tqdm
@@ -347,4 +350,6 @@ def leak_report(task: Task, variants: list[str] | None = None, samples: int = 0)
                          "(run `fdegym validate` without --leaks-only)")
     report = Report(task.id)
     report.cross += leak_checks(task, variants, samples)
+    from fdegym_env.admission.realism import realism_checks
+    report.cross += realism_checks(task, variants)
     return report

@@ -99,6 +99,9 @@ class TaskFile(_Strict):
         None, description="per_call: a fresh process per entry-point call; persistent: one process per grading")
     levels: Optional[list[Literal["L0", "L1", "L2", "L3"]]] = None
     tutorial: bool = False
+    scheduled_dates_ok: list[str] = Field(
+        default_factory=list, description="world paths (globs) whose dates after the start clock are scheduled "
+                                          "items, not history (validate's future-records check)")
     notes: Optional[str] = Field(None, description="for authors; never shown to the agent")
 
 

@@ -39,11 +39,11 @@ from fdegym_env.core.task import LEVELS, Task, Variant
 
 DATA_SUFFIXES = {".md", ".txt", ".csv", ".tsv", ".json", ".jsonl", ".log", ".eml", ".yaml", ".yml", ".sql"}
 DB_SUFFIXES = {".db", ".sqlite", ".sqlite3"}
-NOTE_MIN_WORDS = 6
+NOTE_MIN_WORDS = 7          # shorter stock phrases ('too small, sending back') are what people type
 NOTE_MIN_CHARS = 30
 NOTE_MIN_REPEATS = 3
 NOTE_MAX_SHARE = 0.05
-NOTE_MIN_CELLS = 10          # a column with fewer notes is too small to judge
+NOTE_MIN_CELLS = 20          # a column with fewer notes is too small to judge
 EXAMPLE_CAP_MAX = 6          # xs[:k] with k up to this is a list of examples (longer slices are text/dates)
 SHOWN = 4                    # offending items named per entry
 

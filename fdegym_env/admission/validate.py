@@ -320,7 +320,8 @@ def subset(task: Task, report: Report, keep: Callable[[Row], bool], all_named: b
     seen = list(dict.fromkeys(r.variant for r in rows))
     named = [v for v in seen if not v.startswith("sample:")]
     leaks = leak_checks(task, named, len(seen) - len(named))   # as a run on that subset renders them
-    return Report(report.task, rows, leaks + cross_checks(task, rows, all_named))
+    from fdegym_env.admission.realism import realism_checks
+    return Report(report.task, rows, leaks + realism_checks(task, named) + cross_checks(task, rows, all_named))
 
 
 def format_report(report: Report, show_generic: bool = False) -> str:

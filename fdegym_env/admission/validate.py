@@ -5,7 +5,8 @@ applied to a fresh world and graded, and on named variants the menu's declared p
 ``plans``) must reach the reference; the reference applied with the *base* variant's params to every
 other variant checks that a memorised solution does not carry over. Across variants: the literal
 request's mean and the number of distinct kinds of change. Before any grading, the leak check
-(:mod:`fdegym_env.admission.leaks`) scans every variant's L2/L3 reset observation and workspace.
+(:mod:`fdegym_env.admission.leaks`) scans every variant's L2/L3 reset observation and workspace, and
+the realism checks (:mod:`fdegym_env.admission.realism`) ask whether the data could be true.
 
 How it runs: every grading is one :class:`Job` on one process pool (:func:`default_workers`),
 costliest first (the generic bypasses that run into a call's time limit); the do-nothing and
@@ -272,6 +273,8 @@ def validate_task(task: Task, variants: list[str] | None = None, samples: int = 
     report = Report(task.id)
     from fdegym_env.admission.leaks import leak_checks
     report.cross += leak_checks(task, names, samples)  # rendering only: before any grading
+    from fdegym_env.admission.realism import realism_checks
+    report.cross += realism_checks(task, names)         # could the data be true (rendering only)
     bar = None
     if progress:
         from tqdm import tqdm
@@ -321,7 +324,8 @@ def subset(task: Task, report: Report, keep: Callable[[Row], bool], all_named: b
     seen = list(dict.fromkeys(r.variant for r in rows))
     named = [v for v in seen if not v.startswith("sample:")]
     leaks = leak_checks(task, named, len(seen) - len(named))   # as a run on that subset renders them
-    return Report(report.task, rows, leaks + cross_checks(task, rows, all_named))
+    from fdegym_env.admission.realism import realism_checks
+    return Report(report.task, rows, leaks + realism_checks(task, named) + cross_checks(task, rows, all_named))
 
 
 def format_report(report: Report, show_generic: bool = False) -> str:
@@ -351,4 +355,6 @@ def leak_report(task: Task, variants: list[str] | None = None, samples: int = 0)
                          "(run `fdegym validate` without --leaks-only)")
     report = Report(task.id)
     report.cross += leak_checks(task, variants, samples)
+    from fdegym_env.admission.realism import realism_checks
+    report.cross += realism_checks(task, variants)
     return report

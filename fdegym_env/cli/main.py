@@ -117,7 +117,9 @@ def _validate_setup(p):
     p.add_argument("--samples", type=int, default=0, help="also check N sampled variants (sample:0..N-1)")
     p.add_argument("--no-generic", action="store_true", help="skip the generic bypass library")
     p.add_argument("--leaks-only", action="store_true",
-                   help="only the leak check (L2/L3 reset observation and workspace; renders, grades nothing)")
+                   help="only the rendering checks: leaks (L2/L3 reset observation and workspace) and "
+                        "realism (future-dated records, repeated notes, who is reachable, unsaid rule "
+                        "changes, trial counts); grades nothing")
     p.add_argument("--show-generic", action="store_true", help="list every generic bypass row")
     p.add_argument("--workers", type=int, default=None, help="gradings in parallel (default: CPUs + 1, at most 8)")
     p.add_argument("--quick", action="store_true",

@@ -53,17 +53,35 @@ def _status(rng, vis, tru, hist_end):
     age = (hist_end - date.fromisoformat(vis["fnol_date"])).days
     if age < rng.randint(6, 14):
         return "OPEN", None, None, ""
-    closed = ds_add(vis["fnol_date"], rng.randint(6, 16))
+    closed = ds_add(vis["fnol_date"], min(rng.randint(6, 16), age - 1))     # closed before the extract
     if tru["kind"] == "double":
         return "CLOSED_DUP", 0.0, closed, rng.choice(["dup of earlier rpt - merged", "DUPLICATE FNOL, merged w/ prior",
                                                       "same loss reported twice, closed", "dupe - see prior claim", ""])
     if tru["kind"] == "ring" and tru["desk_catch"]:
-        return "DENIED", 0.0, closed, rng.choice(["photos look reused?? sent to SIU", "estimate doesnt match photos, denied",
-                                                  "damage inconsistent w/ loss desc"])
+        prior = tru.get("copy_of") or "an older file"
+        return "DENIED", 0.0, closed, rng.choice([f"photos look reused (cf {prior})?? sent to SIU",
+                                                  "estimate doesnt match photos, denied",
+                                                  f"damage inconsistent w/ loss desc, pics like {prior}"])
     note = rng.choice(["", "", "", "pd per est", "paid per shop estimate", "supplement $112 approved", "ok to pay",
                        "rental ext 3 days approved", "waiting on 2nd pic of rear", "pd - total under ded?? no, over",
                        "cust called x3 re status", "R&R bumper cover, blend adj panels", "two-car, see linked claim"])
+    note = _vary(note, vis)
     return "PAID", round(tru["true_cost"] if tru["kind"] != "ring" else float(vis["estimate_usd"]), 2), closed, note
+
+
+PANELS = ["bumper cover", "rear bumper", "LF fender", "RF door skin", "tail lamp", "hood", "grille + bumper",
+          "LR quarter panel", "RR door", "front bumper + fog lamp", "mirror housing"]
+
+
+def _vary(note: str, vis: dict) -> str:
+    """The two long stock notes as adjusters actually write them: the part, the amount over the deductible."""
+    n = int(vis["claim_id"][-4:])
+    if note.startswith("R&R"):
+        return f"R&R {PANELS[n % len(PANELS)]}" + ("" if n % 3 else ", blend adj panels")
+    if note.startswith("pd - total under ded"):
+        over = float(vis["estimate_usd"]) - (500 if n % 2 else 1000)
+        return f"pd - total under ded?? no, over by ${over:,.0f}" if over > 0 else "under ded, closed no pay"
+    return note
 
 
 def ds_add(d: str, n: int) -> str:
@@ -90,13 +108,16 @@ def dev(params: dict, out: Path) -> None:
         for a in vis.get("snapclaim") or []:
             con.execute("INSERT INTO photos VALUES (?,?,?)", (vis["claim_id"], a["sha1"], "snapclaim:" + a["file"]))
     holder = SIU_PEOPLE.get(params["siu_holder"], "R. Okafor")
+    last = hist_end - timedelta(days=1)           # the nightly extract holds nothing after Sun 1 March
     for tpl in pool["templates"]:
         if not tpl["flagged"]:
             continue
         keys = [("vin8", tpl["vis"]["vin"][-8:])] if params["ring_key"] == "vin" else [("photo", h) for h in tpl["hashes"]]
         for kt, kv in keys:
+            n = rng.randint(9, 20)
+            n = min(n, (last - date.fromisoformat(tpl["vis"]["fnol_date"])).days - n % 3)
             con.execute("INSERT INTO siu_flags VALUES (?,?,?,?,?,?)",
-                        (kt, kv, tpl["vis"]["claim_id"], ds_add(tpl["vis"]["fnol_date"], rng.randint(9, 20)),
+                        (kt, kv, tpl["vis"]["claim_id"], ds_add(tpl["vis"]["fnol_date"], n),
                          rng.choice([holder, holder, "siu.intake"]),
                          rng.choice(["Delta grp", "ring - see case file", "reused pics", "DPAB/Crestline", "", "pending EUO"])))
     con.commit()
@@ -130,16 +151,17 @@ def _intake_log(params, hist, out: Path, rng):
              ("2026-02-24T09:12:44", "2026-02-24T09:12:44-08:00 WARN  claimdesk.intake  SVM-26-1?????: shop name blank, estimate pdf unreadable"),
              ("2026-02-26T15:30:00", "2026-02-26T15:30:00-08:00 INFO  desk.queue        backlog 318 files, oldest unassigned 11 days")]
     lines += noise
-    lines.sort()
+    extract = (HIST_START + timedelta(days=HIST_DAYS)).isoformat()      # the log as copied on the morning of 2 March
+    lines = sorted(x for x in lines if x[0][:10] < extract)
     (out / "logs").mkdir(parents=True, exist_ok=True)
     (out / "logs" / "intake.log").write_text("\n".join(x[1] for x in lines) + "\n", encoding="utf-8")
 
 
 def _siu_sheet(params, hist, pool, out: Path, rng):
-    """SIU's referral spreadsheet, as exported: many hands, inconsistent notes."""
-    buf = io.StringIO()
-    w = csv.writer(buf)
-    w.writerow(["ref_date", "claim_no", "referred_by", "shop (as written)", "amt", "reason / notes", "status"])
+    """SIU's referral spreadsheet, as exported on Mon 2 March: many hands, inconsistent notes; a claim
+    whose referral would fall after the export is not on it yet."""
+    exported = (HIST_START + timedelta(days=HIST_DAYS - 1)).isoformat()
+    rows: list[list] = []
     rings = [c for c in hist if c[1]["kind"] == "ring" and (c[1]["desk_catch"] or rng.random() < 0.5)]
     dup_notes = (["same front bumper pics as {p} - diff policy", "photos = {p} (exif stripped)", "pics reused from {p}!!",
                   "2 of 3 images identical to {p}", "IMG hashes match {p}"] if params["ring_key"] == "photo" else
@@ -153,22 +175,29 @@ def _siu_sheet(params, hist, pool, out: Path, rng):
         if not prev or prev == vis["claim_id"]:
             continue
         note = rng.choice(dup_notes).format(p=prev, v=vis["vin"][-8:])
-        w.writerow([ds_add(vis["fnol_date"], rng.randint(3, 12)), vis["claim_id"], rng.choice(ADJUSTERS + ["siu.intake"]),
+        rows.append([ds_add(vis["fnol_date"], rng.randint(3, 12)), vis["claim_id"], rng.choice(ADJUSTERS + ["siu.intake"]),
                     vis["shop"]["name"], f"{vis['estimate_usd']:.2f}" if rng.random() < 0.7 else f"${vis['estimate_usd']:,.0f}",
                     note + rng.choice(["", "", " EIN same as other Delta shops", " - Delta grp", " under 2k again"]),
                     rng.choice(["open", "OPEN", "denied", "EUO sched", "closed-denied"])])
     doubles = [c for c in hist if c[1]["kind"] == "double"][:6]
     for vis, _t in doubles:
-        w.writerow([ds_add(vis["fnol_date"], 2), vis["claim_id"], rng.choice(ADJUSTERS), vis["shop"]["name"],
-                    f"{vis['estimate_usd']:.2f}", rng.choice(["NOT ring - same insured reported twice, merged. pls dont refer dups",
-                                                            "dup FNOL, same policy + loss date. returned to desk",
-                                                            "same pics but SAME policy = double report, not fraud"]), "returned"])
+        rows.append([ds_add(vis["fnol_date"], 2), vis["claim_id"], rng.choice(ADJUSTERS), vis["shop"]["name"],
+                    f"{vis['estimate_usd']:.2f}", rng.choice(["NOT ring - {i} reported it twice, merged. pls dont refer dups",
+                                                            "dup FNOL, same policy {p} + loss date. returned to desk",
+                                                            "same pics but SAME policy ({p}) = double report, not fraud"]
+                                                           ).format(i=vis["insured"].split()[-1], p=vis["policy_no"]),
+                    "returned"])
     twos = [c for c in hist if "two_car" in c[1]["tags"]][:4]
     for vis, _t in twos:
-        w.writerow([ds_add(vis["fnol_date"], 4), vis["claim_id"], rng.choice(ADJUSTERS), vis["shop"]["name"],
-                    f"{vis['estimate_usd']:.2f}", rng.choice(["shared scene photos w/ other SVM insured - legit 2-car, no action",
-                                                            "both drivers ours, same photos of intersection. closed no fraud"]),
+        rows.append([ds_add(vis["fnol_date"], 4), vis["claim_id"], rng.choice(ADJUSTERS), vis["shop"]["name"],
+                    f"{vis['estimate_usd']:.2f}", rng.choice(["shared scene photos w/ other SVM insured ({p}) - legit 2-car, no action",
+                                                            "both drivers ours ({p}), same photos of intersection. closed no fraud"]
+                                                           ).format(p=vis["policy_no"]),
                     "no action"])
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["ref_date", "claim_no", "referred_by", "shop (as written)", "amt", "reason / notes", "status"])
+    w.writerows(r for r in rows if r[0] <= exported)
     (out / "data").mkdir(parents=True, exist_ok=True)
     (out / "data" / "siu_referrals_2026.csv").write_text(buf.getvalue(), encoding="utf-8")
 

@@ -5,7 +5,8 @@ co-terminal transfer, 250 per passenger split from their party, 100 per offload 
 150 per assisted passenger given a connection OCS cannot make. The desk works referrals by
 cancellation, in the order given, desk_rate an hour, while seats keep selling; it re-protects each
 booking on the best itinerary left (real MCT, co-terminals, party together, hotel). Incidents: an
-UMNR auto-rebooked, a connection under the MCT, an EU261 passenger auto-rebooked overnight,
+UMNR auto-rebooked, a connection under the MCT, an EU261 passenger auto-rebooked onto a night away
+(sim.night_away: a first flight on a later local date, or a new hub connection across midnight),
 malformed output (a passenger without a rebook/desk decision: tasklib.replay against task.yaml's
 ``output``; an unknown or repeated passenger or an itinerary that cannot be flown: here). Decisions
 are applied in the order returned (seats go first come, first served). One entry-point call per day."""
@@ -122,13 +123,15 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
             eu = c0["from"] not in params["eu261_exempt"]
             booked = sim.to_min(p["segments"][-1]["sta"])
             delay = max(0, (legs[-1]["_arr"] if legs else booked + sim.STRANDED_MIN) - booked)
-            night = legs is None or any(f["std"][:10] > c0["std"][:10] for f in legs)
+            night = sim.night_away(legs, c0, {s["key"] for s in p["segments"]})
             comp = sim.compensation(p["segments"][0]["from"], p["segments"][-1]["to"], delay) if eu else 0.0
             coterm = bool(legs) and legs[-1]["to"] != p["segments"][-1]["to"]
             if eu and night and not desk:
                 st["stranded"] += 1
-                incidents.append(f"stranded_overnight: {pid} auto-rebooked onto {legs[0]['flight']} "
-                                 f"{legs[0]['std'][:10]} with no hotel (EU261 Art 9)")
+                incidents.append(f"stranded_overnight: {pid} auto-rebooked "
+                                 f"{' > '.join(f['flight'] + ' ' + f['std'][:16] for f in legs)} after "
+                                 f"{c0['flight']} {c0['std'][:10]} was cancelled: a night away with no hotel "
+                                 "(EU261 Art 9)")
             cost += (sim.DELAY_EUR_PER_MIN * delay + comp + sim.MEAL_EUR * (eu and delay >= 120)
                      + sim.HOTEL_EUR * (eu and night and desk) + sim.DESK_EUR * desk + sim.COTERM_EUR * coterm
                      + sim.SPLIT_EUR * (pid in r["split"]))

@@ -3,8 +3,9 @@
 Shared by traffic.py (dev data, held-out and shadow plans), grader.py and trial.py. Everything is
 deterministic: schedules and passengers come from ``random.Random`` seeded by the caller.
 
-Times in plans are station-local ISO strings with their UTC offset ("2026-03-03T07:05+01:00");
-the model works in minutes since 2026-01-01T00:00Z.
+Times in plans are station-local ISO strings with their UTC offset ("2026-03-03T07:05+01:00"), the
+offset from the station's time zone on that date (zoneinfo: New York is -04:00 from 8 March 2026,
+Europe moves on 29 March); the model works in minutes since 2026-01-01T00:00Z.
 """
 
 from __future__ import annotations
@@ -13,16 +14,18 @@ import math
 import random
 from datetime import datetime, timedelta, timezone
 
+from fdegym_env.tasklib import timeutil
+
 HUB = "DUB"
 EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)
-# code: (tz offset h in winter, lat, lon, city, region)
+# code: (IANA time zone, lat, lon, city, region)
 AIRPORTS = {
-    "DUB": (0, 53.42, -6.27, "DUB", "EU"), "LHR": (0, 51.47, -0.45, "LON", "UK"), "LGW": (0, 51.15, -0.19, "LON", "UK"),
-    "MAN": (0, 53.35, -2.27, "MAN", "UK"), "EDI": (0, 55.95, -3.36, "EDI", "UK"), "BHX": (0, 52.45, -1.75, "BHX", "UK"),
-    "GLA": (0, 55.87, -4.43, "GLA", "UK"), "CDG": (1, 49.01, 2.55, "PAR", "EU"), "ORY": (1, 48.72, 2.38, "PAR", "EU"),
-    "AMS": (1, 52.31, 4.76, "AMS", "EU"), "FRA": (1, 50.03, 8.56, "FRA", "EU"), "MAD": (1, 40.47, -3.56, "MAD", "EU"),
-    "BCN": (1, 41.30, 2.08, "BCN", "EU"), "FCO": (1, 41.80, 12.25, "ROM", "EU"), "BOS": (-5, 42.36, -71.01, "BOS", "US"),
-    "JFK": (-5, 40.64, -73.78, "NYC", "US"),
+    "DUB": ("Europe/Dublin", 53.42, -6.27, "DUB", "EU"), "LHR": ("Europe/London", 51.47, -0.45, "LON", "UK"), "LGW": ("Europe/London", 51.15, -0.19, "LON", "UK"),
+    "MAN": ("Europe/London", 53.35, -2.27, "MAN", "UK"), "EDI": ("Europe/London", 55.95, -3.36, "EDI", "UK"), "BHX": ("Europe/London", 52.45, -1.75, "BHX", "UK"),
+    "GLA": ("Europe/London", 55.87, -4.43, "GLA", "UK"), "CDG": ("Europe/Paris", 49.01, 2.55, "PAR", "EU"), "ORY": ("Europe/Paris", 48.72, 2.38, "PAR", "EU"),
+    "AMS": ("Europe/Amsterdam", 52.31, 4.76, "AMS", "EU"), "FRA": ("Europe/Berlin", 50.03, 8.56, "FRA", "EU"), "MAD": ("Europe/Madrid", 40.47, -3.56, "MAD", "EU"),
+    "BCN": ("Europe/Madrid", 41.30, 2.08, "BCN", "EU"), "FCO": ("Europe/Rome", 41.80, 12.25, "ROM", "EU"), "BOS": ("America/New_York", 42.36, -71.01, "BOS", "US"),
+    "JFK": ("America/New_York", 40.64, -73.78, "NYC", "US"),
 }
 REGIONAL = {"MAN", "EDI", "BHX", "GLA"}         # ATR72s, DUB Terminal 1
 US = {"BOS", "JFK"}
@@ -77,8 +80,27 @@ def to_min(s: str) -> int:
 
 
 def local(minutes: int, code: str) -> str:
-    tz = timezone(timedelta(hours=AIRPORTS[code][0]))
-    return (EPOCH + timedelta(minutes=minutes)).astimezone(tz).isoformat(timespec="minutes")
+    """Minute ``minutes`` as the wall clock at ``code``, with that day's UTC offset (DST by zoneinfo)."""
+    return timeutil.local(EPOCH + timedelta(minutes=minutes), AIRPORTS[code][0]).isoformat(timespec="minutes")
+
+
+def wall_min(day: datetime, hhmm: str, code: str) -> int:
+    """The minute a departure timetabled at local ``hhmm`` on ``day`` leaves ``code``."""
+    hh, mm = map(int, hhmm.split(":"))
+    t = datetime(day.year, day.month, day.day, hh, mm, tzinfo=timeutil.zone(AIRPORTS[code][0]))
+    return int((t - EPOCH).total_seconds() // 60)
+
+
+def night_away(legs: list[dict] | None, cancelled: dict, held: set) -> bool:
+    """Whether a re-protection means a night the passenger was not going to spend away: nothing found,
+    a first flight on a later local date than the cancelled one, or a new connection at the hub that
+    waits across local midnight. A same-evening re-routing that keeps the booked next-morning onward
+    flight (the transatlantic red-eye) is not a night away: that night was always on board."""
+    if not legs:
+        return True
+    if legs[0]["std"][:10] > cancelled["std"][:10]:
+        return True
+    return any(b["key"] not in held and b["std"][:10] > a["sta"][:10] for a, b in zip(legs, legs[1:]))
 
 
 def day_min(day: str) -> int:
@@ -133,8 +155,7 @@ def schedule(rng: random.Random, day: str, days: int, tight: float) -> list[dict
             for direction, times, blk in (("out", outs, blk_o), ("in", ins, blk_i)):
                 for i, hhmm in enumerate(times):
                     frm, to = (HUB, dest) if direction == "out" else (dest, HUB)
-                    hh, mm = map(int, hhmm.split(":"))
-                    dep = int(((d + timedelta(hours=hh - AIRPORTS[frm][0], minutes=mm)) - EPOCH).total_seconds() // 60)
+                    dep = wall_min(d, hhmm, frm)
                     arr = dep + blk
                     fn = flight_number(dest, direction == "out", i)
                     cap = CAP[eq]

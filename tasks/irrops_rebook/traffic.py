@@ -67,7 +67,7 @@ def _desk_outcomes(params: dict, plan: dict, value) -> list:
     for pid, (legs, desk, t, n) in r["out"].items():
         if desk:
             c0 = r["key"][r["pax"][pid]["disrupted"]]
-            night = legs is None or any(f["std"][:10] > c0["std"][:10] for f in legs)
+            night = sim.night_away(legs, c0, {s["key"] for s in r["pax"][pid]["segments"]})
             out.append((r["pax"][pid], legs, t, n, night, c0["from"] not in params["eu261_exempt"]))
     return out
 

@@ -88,12 +88,12 @@ COMMENTS = {
                   "tiny. normally a {s} in everything", "ordered {s} and {s2}, keeping the {s2}", "sleeves too short",
                   "came up really small", "smaller than my other {s}s", "size up next time i guess", "tight across shoulders",
                   ""],
-    "too_big": ["too big", "huge on me", "swamped me", "too long", "gaping at the waist", "ordered two sizes, sending back the big one",
+    "too_big": ["too big", "huge on me", "swamped me", "too long", "gaping at the waist", "ordered {s0} and {s}, sending back the {s}",
                 ""],
     "doesnt_suit": ["not for me", "colour not as expected", "doesn't suit me", "didn't like the fabric", "",
                     "looked better on the model", "Not my style after all"],
     "changed_mind": ["changed my mind", "found something else", "", "bought for an event, cancelled", "no longer needed"],
-    "not_as_described": ["colour totally different to photos", "says 100% cotton, label says polyester", "wrong item sent"],
+    "not_as_described": ["colour totally different to photos", "says 100% cotton, label says {pct}% polyester", "wrong item sent"],
     "faulty": ["seam split first wear", "zip broken", "hole by the pocket", "button missing", "sequins falling off",
                "stain on the front when it arrived"],
     "arrived_late": ["arrived after my holiday", "came too late for the wedding", "took 11 days to arrive"],
@@ -105,6 +105,23 @@ QC_NOTES = {"A": ["", "", "A", "ok", "repack", "bagged", "fine - back to stock"]
                   "sequins missing + smells of smoke", "tag re-attached with a plastic loop, not ours", "worn, heel marks on hem",
                   "sweat marks underarm. worn", "glitter everywhere, worn to a do"],
             "D": ["faulty - RTV", "zip broken -> RTV", "seam split, RTV to supplier", "faulty, raise with buyer"]}
+
+
+START_CLOCK = "2026-03-12T09:00"           # the episode starts here: nothing in the workspace is later
+
+
+def _in_their_words(rng: random.Random, com: str) -> str:
+    """A longer comment as one customer types it: their own opening, ending or case."""
+    if len(com.split()) < 5:
+        return com
+    r = rng.random()
+    if r < 0.2:
+        return com.lower()
+    if r < 0.45:
+        return rng.choice(["Hi, ", "Sorry but ", "honestly ", "Hello - ", "tbh "]) + com[0].lower() + com[1:]
+    if r < 0.7:
+        return com + rng.choice([" :(", " - gutted", ". thanks", "!!", " x", ", refund please", " - shame"])
+    return com
 
 
 def _fmt_date(rng: random.Random, iso: str) -> str:
@@ -131,13 +148,15 @@ def dev(params: dict, out: Path) -> None:
     for r in reqs:
         t = truth[r["rma_id"]]
         s = r["uk_size"]
-        com = rng.choice(COMMENTS[r["reason"]]).format(s=s, s2=s + 2)
+        com = rng.choice(COMMENTS[r["reason"]]).format(s=s, s2=s + 2, s0=s - 2, pct=rng.choice([60, 65, 80, 95, 100]))
         if "sequins" in com and r["category"] != "occasionwear":
             com = rng.choice(["seam split first wear", "zip broken", "hole by the pocket", "bobbled after one wash"])
         if r["reason"] == "too_small" and r["brand"] == params["problem_brand"] and rng.random() < 0.3:
-            com = rng.choice([f"I'm a {s} in everything else you sell", f"{params['brand_short']} sizing is way off",
-                              f"Third {params['brand_short']} dress I've sent back. all too small", "runs at least a size small",
+            com = rng.choice([f"I'm a {s} in everything else {rng.choice(['you sell', 'from you', 'I own', 'on your site', 'in my wardrobe'])}", f"{params['brand_short']} sizing is way off",
+                              f"{rng.choice(['Second', 'Third', '3rd', 'Fourth'])} {params['brand_short']} {r['category']} "
+                              f"I've sent back in a {s}. all too small", "runs at least a size small",
                               f"ordered my usual {s}, could barely get it on", f"bought {s} and {s + 2}, even the {s + 2} is snug"])
+        com = _in_their_words(rng, com)
         days = (shop.local_day(r["requested_at"]) - shop.local_day(r["delivered_at"])).days
         if r["reason"] in ("faulty", "not_as_described"):
             dec = "approve"
@@ -151,17 +170,20 @@ def dev(params: dict, out: Path) -> None:
                                                                   rng.choices("AB", [80, 20])[0])
             if rng.random() < 0.1 or r["requested_at"] > "2026-03-08":
                 grade = ""                       # not received yet / never sent
+        recv = shop._dt(r["requested_at"]) + timedelta(days=rng.randint(2, 6))
+        if grade and shop.z(recv) >= START_CLOCK:
+            grade = ""                           # still in the courier's van on the morning of the 12th
         req_s = r["requested_at"] if rng.random() < 0.7 else _fmt_date(rng, r["requested_at"])
         w.writerow([r["rma_id"], req_s, r["order_id"], r["customer_id"], r["tier"], r["brand"], r["category"],
                     r["sku_size"], r["size_label"], s, f"{r['price']:.2f}", r["delivered_at"], r["reason"], com, dec,
                     grade])
         if grade:
-            recv = shop._dt(r["requested_at"]) + timedelta(days=rng.randint(2, 6))
             note = rng.choice(QC_NOTES[grade])
             if grade == "A" and r["reason"] == "too_small" and r["brand"] == params["problem_brand"] and rng.random() < 0.25:
-                note = rng.choice(["nothing wrong w/ it", f"another {params['brand_short']} - perfect cond, 'too small'",
-                                   "measured: bust 2cm under spec for the size?", "A. these conti/solveig/h&p all come back mint"
-                                   .replace("conti/solveig/h&p", params["brand_short"])])
+                note = rng.choice(["nothing wrong w/ it",
+                                   f"another {params['brand_short']} {r['sku_size']} - perfect cond, 'too small'",
+                                   f"measured {r['sku_size']}: bust {rng.choice([1.5, 2, 2.5, 3])}cm under spec for the size?",
+                                   f"A. these {params['brand_short']} all come back mint ({r['sku_size']})"])
             qw.writerow([_fmt_date(rng, shop.z(recv)), r["rma_id"].replace("RMA-", rng.choice(["RMA-", "rma ", "RMA"])),
                          r["sku_size"], grade, rng.choice(QC_BY), note])
     (out / "data").mkdir(parents=True, exist_ok=True)

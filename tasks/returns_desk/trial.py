@@ -31,9 +31,11 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     for x in small + big:
         key = (x["req"]["brand"], x["req"]["category"], x["req"]["reason"])
         top[key] = top.get(key, 0) + 1
-    worst = sorted(top.items(), key=lambda kv: -kv[1])[:2]
+    ranked = sorted(top.items(), key=lambda kv: -kv[1])
+    worst = ranked[:2]
     if worst and worst[0][1] >= 5:
-        lines.append("Shaun: the fit returns on the bench this week - " + "; ".join(
+        lines.append(f"Shaun: {sum(top.values())} fit returns on the bench this week across {len(ranked)} "
+                     "brand/category lines; the most - " + "; ".join(
             f"{b} {c} '{r.replace('_', ' ')}' x{n}" for (b, c, r), n in worst) + ".")
     worn_ok = [x for x in rows if x["worn"] and x["action"] == "approve" and x["req"]["qc_c_12m"]]
     if worn_ok:

@@ -63,8 +63,10 @@ def test_dev_world_shows_the_evidence(variant):
 @pytest.mark.parametrize("variant", [v for v in NAMED if v != "base"])
 def test_named_variant_changes_a_truth_the_traffic_meets(variant):
     base, v = TASK.variant("base").params, TASK.variant(variant).params
-    changed = {k for k in ("mct_cross", "mct_us_t2", "ypta_as_umnr", "eu261_exempt") if base[k] != v[k]}
+    changed = {k for k in ("mct_t2", "mct_cross", "mct_us_t2", "ypta_as_umnr", "eu261_exempt") if base[k] != v[k]}
     assert changed, variant
+    if "mct_t2" in changed:
+        assert v["mct_t2"] > base["mct_t2"]
     if "mct_cross" in changed:
         assert v["mct_cross"] > base["mct_cross"]
     if "mct_us_t2" in changed:

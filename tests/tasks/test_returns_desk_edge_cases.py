@@ -85,8 +85,8 @@ def test_world_shows_the_evidence(tmp_path):
 
 
 def test_menu_items_apply_to_the_world():
-    """Every expanded edit of a menu item finds its text in the world (rma_plus_no_quibble edits the
-    line rma_wear_rule adds, so it is checked after it)."""
+    """Every expanded edit of a menu item finds its text in the world (rma_plus_no_quibble and
+    rma_plus_45 edit the line rma_wear_rule adds, so they are checked after it)."""
     acts = {a["id"]: a for a in menu.items(TASK)}
     world = TASK.world_path
     files: dict = {}
@@ -99,10 +99,11 @@ def test_menu_items_apply_to_the_world():
 
     for aid, a in acts.items():
         for step in a.get("steps", []):
-            if step["tool"] == "edit_file" and aid != "rma_plus_no_quibble":
+            if step["tool"] == "edit_file" and aid not in ("rma_plus_no_quibble", "rma_plus_45"):
                 assert step["old"] in text(step["path"]), aid
     after = text("system/rma/authorise.py")
     for step in acts["rma_wear_rule"]["steps"]:
         after = after.replace(step["old"], step["new"], 1)
-    assert all(s["old"] in after for s in acts["rma_plus_no_quibble"]["steps"])
+    for plus in ("rma_plus_no_quibble", "rma_plus_45"):
+        assert all(s["old"] in after for s in acts[plus]["steps"]), plus
     assert {"chart_conti_32", "chart_conti_all_32", "rma_wear_rule", "rma_wear_inspect_only", "literal_block"} <= set(acts)

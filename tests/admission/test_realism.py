@@ -1,0 +1,120 @@
+"""The realism checks of ``fdegym validate``: each defect planted in a copy of the tiny fixture trips
+its check and names where; the clean fixture passes them all."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from fdegym_env.admission import realism
+from fdegym_env.admission.validate import leak_report
+from fdegym_env.core.task import Task
+from fdegym_env.core.workspace import world_snapshot
+from tests.conftest import TINY
+
+
+@pytest.fixture()
+def tiny(tmp_path) -> Path:
+    dest = tmp_path / "tiny_task"
+    shutil.copytree(TINY, dest, ignore=shutil.ignore_patterns("__pycache__"))
+    return dest
+
+
+def _failing(task: Task) -> list[dict]:
+    return [c for c in realism.realism_checks(task) if not c["passed"]]
+
+
+def test_clean_fixture_passes_every_realism_check(tiny):
+    assert _failing(Task.load(tiny)) == []
+
+
+def test_a_record_dated_after_the_start_clock_fails_unless_declared(tiny):
+    (tiny / "world" / "data").mkdir()
+    (tiny / "world" / "data" / "log.csv").write_text(
+        "when,who\n2026-03-01,ann\n2026-03-02T08:59,bob\n2026-03-02T09:30,cy\n", encoding="utf-8")
+    bad = _failing(Task.load(tiny))
+    assert bad and all("start clock" in c["check"] for c in bad)
+    assert "data/log.csv:4" in bad[0]["value"] and "data/log.csv:3" not in bad[0]["value"]
+    with open(tiny / "task.yaml", "a", encoding="utf-8") as f:
+        f.write("scheduled_dates_ok: [data/log.csv]\n")
+    assert _failing(Task.load(tiny)) == []
+
+
+def test_future_dates_in_sqlite_and_day_first_slashed_dates(tmp_path):
+    world = tmp_path / "w"
+    world.mkdir()
+    con = sqlite3.connect(world / "x.db")
+    con.execute("CREATE TABLE t (id TEXT, flagged_on TEXT)")
+    con.executemany("INSERT INTO t VALUES (?, ?)", [("a", "2026-02-27"), ("b", "2026-03-08")])
+    con.commit()
+    con.close()
+    (world / "uk.csv").write_text("d\n25/02/2026\n04/03/2026\n", encoding="utf-8")   # 4 March, day first
+    start = realism.datetime(2026, 3, 2, 9, 0)
+    out = realism.future_records(world, start)
+    assert out == ["uk.csv:3 '04/03/2026'", "x.db:t.flagged_on row 2 '2026-03-08'"]
+
+
+def test_a_note_repeated_verbatim_across_records_fails(tiny):
+    (tiny / "world" / "data").mkdir()
+    rows = [f"{i},note number {i} about the customer's order today" for i in range(30)]
+    rows[3:6] = [f"{i},customer rang again about the late parcel" for i in range(3, 6)]
+    (tiny / "world" / "data" / "notes.csv").write_text("id,note\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    bad = _failing(Task.load(tiny))
+    assert len(bad) == 4 and all("repeated" in c["check"] for c in bad)       # one per variant
+    assert "notes.csv note: 3 of 30" in bad[0]["value"]
+    # twice in thirty is within the share
+    rows[5] = "5,a different note written by someone else entirely"
+    (tiny / "world" / "data" / "notes.csv").write_text("id,note\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    assert _failing(Task.load(tiny)) == []
+
+
+def test_brief_saying_someone_left_who_is_listed_reachable_fails(tiny):
+    brief = tiny / "briefs" / "L1.md"
+    brief.write_text(brief.read_text(encoding="utf-8") + "\nOlu has left the company.\n", encoding="utf-8")
+    bad = _failing(Task.load(tiny))
+    assert bad and "L1 says Olu Ops is not reachable" in bad[0]["value"]
+
+
+def test_brief_sending_the_agent_to_an_off_limits_person_fails(tiny):
+    brief = tiny / "briefs" / "L0.md"
+    brief.write_text(brief.read_text(encoding="utf-8") + "\nIf unsure, ask Cee Eo.\n", encoding="utf-8")
+    bad = _failing(Task.load(tiny))
+    assert bad and "reach Cee Eo" in bad[0]["value"]
+    # saying they must not be contacted agrees with the directory
+    brief.write_text("Brief L0: {{threshold}}. Cee Eo must not be contacted.\n", encoding="utf-8")
+    assert _failing(Task.load(tiny)) == []
+
+
+def test_rule_change_said_nowhere_fails(tiny):
+    people = tiny / "people.yaml"
+    people.write_text(people.read_text(encoding="utf-8").replace("The real cutoff is {{threshold}}.",
+                                                                 "The cutoff is what the config says."),
+                      encoding="utf-8")
+    for lv in ("L0", "L1", "L2", "L3"):
+        (tiny / "briefs" / f"{lv}.md").write_text("Make classification right.\n", encoding="utf-8")
+    bad = _failing(Task.load(tiny))
+    values = sorted(c["value"] for c in bad)
+    assert all("rule the variant changes" in c["check"] for c in bad)
+    assert "1: threshold=70" in values and "1: threshold=90" in values
+
+
+def test_trial_capping_examples_without_a_count_fails(tiny):
+    (tiny / "trial.py").write_text(
+        "def run(deploy, params, day, traffic):\n"
+        "    wrong = [x for x in traffic if x > params['threshold']]\n"
+        "    return {'feedback': 'e.g. ' + ', '.join(map(str, wrong[:3])), 'facts': []}\n", encoding="utf-8")
+    bad = _failing(Task.load(tiny))
+    assert len(bad) == 1 and "trial.py line 3: wrong[:3]" in bad[0]["value"]
+    assert realism.capped_examples("def f(xs):\n    return f'{len(xs)} misses, e.g. {xs[:2]} {str(xs)[:10]}'\n") == []
+
+
+def test_leaks_only_report_includes_the_realism_checks(tiny):
+    (tiny / "briefs" / "L2.md").write_text("Olu has left.\n", encoding="utf-8")
+    task = Task.load(tiny)
+    world_snapshot(task, task.variant("base"))
+    report = leak_report(task)
+    assert not report.passed
+    assert any("who is reachable" in f for f in report.failures)

@@ -1,0 +1,146 @@
+"""irrops_rebook grader audit: a boundary test for each incident rule (DESIGN_NOTES.md lists where an
+agent learns each one), on hand-built plans with the real network model."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from fdegym_env.core.registry import load_task
+
+TASK = load_task("irrops_rebook")
+SIM = TASK.module("sim")
+GRADER = TASK.module("grader")
+BASE = dict(TASK.variant("base").params)
+
+
+def flight(key, frm, to, dep_utc, block, status="OK", cap=184, booked=100):
+    """A schedule row departing ``dep_utc`` ("2026-03-10T22:00") in UTC minutes of the model."""
+    dep = SIM.to_min(dep_utc + "+00:00")
+    hub_side = SIM.terminal(to if frm == SIM.HUB else frm)
+    return {"key": key, "flight": "SK " + key.split("/")[0][2:], "from": frm, "to": to,
+            "std": SIM.local(dep, frm), "sta": SIM.local(dep + block, to),
+            "dep_terminal": hub_side if frm == SIM.HUB else None, "arr_terminal": hub_side if to == SIM.HUB else None,
+            "equipment": "321", "status": status, "cap": cap, "au": cap, "booked": booked, "avail": cap - booked,
+            "region": SIM.AIRPORTS[to][4] if frm == SIM.HUB else SIM.AIRPORTS[frm][4]}
+
+
+def plan(flights, cancelled_key, passengers):
+    c = next(f for f in flights if f["key"] == cancelled_key)
+    c["status"] = "CNL"
+    notice = SIM.local(SIM.to_min(c["std"]) - 150, SIM.HUB)
+    return {"plan_id": "T", "hub": SIM.HUB, "issued_at": notice, "schedule": flights, "passengers": passengers,
+            "cancelled": [{"key": c["key"], "flight": c["flight"], "from": c["from"], "to": c["to"], "std": c["std"],
+                           "sta": c["sta"], "notice": notice}]}
+
+
+def pax(pid, segs, disrupted, ssr=(), pnr=None):
+    return {"pax_id": pid, "pnr": pnr or "PNR" + pid[-3:], "name": "X/Y MR", "ptc": "ADT", "ssr": list(ssr),
+            "tier": None, "disrupted": disrupted,
+            "segments": [{k: s[k] for k in ("key", "flight", "from", "to", "std", "sta")} for s in segs]}
+
+
+def grade(p, decisions, **params):
+    reply = SimpleNamespace(value={"decisions": decisions}, ok=True)
+    return GRADER.evaluate(lambda _plan: reply, {**BASE, **params}, {"plans": [p]})
+
+
+# P60461's case: SK 137 JFK 18:00 EDT 10 Mar -> DUB, onward DUB-CDG 11 Mar 09:40 (held)
+def jfk_world():
+    jfk_1800 = flight("SK137/10MAR", "JFK", "DUB", "2026-03-10T22:00", 400)     # 18:00 EDT (-04:00)
+    jfk_2215 = flight("SK139/10MAR", "JFK", "DUB", "2026-03-11T02:15", 400)     # 22:15 EDT, red-eye
+    jfk_next = flight("SK137/11MAR", "JFK", "DUB", "2026-03-11T22:00", 400)     # the next evening
+    cdg_0940 = flight("SK442/11MAR", "DUB", "CDG", "2026-03-11T09:40", 100)
+    cdg_1320 = flight("SK444/11MAR", "DUB", "CDG", "2026-03-11T13:20", 100)
+    cdg_next = flight("SK442/12MAR", "DUB", "CDG", "2026-03-12T09:40", 100)
+    return [jfk_1800, jfk_2215, jfk_next, cdg_0940, cdg_1320, cdg_next]
+
+
+def test_new_york_is_on_daylight_time_after_8_march():
+    assert SIM.local(SIM.to_min("2026-03-10T22:00+00:00"), "JFK") == "2026-03-10T18:00-04:00"
+    assert SIM.local(SIM.to_min("2026-03-06T23:00+00:00"), "JFK") == "2026-03-06T18:00-05:00"
+    assert SIM.local(SIM.to_min("2026-03-10T09:40+00:00"), "CDG") == "2026-03-10T10:40+01:00"
+    assert SIM.wall_min(SIM.datetime(2026, 3, 10), "18:00", "JFK") == SIM.to_min("2026-03-10T22:00+00:00")
+
+
+def test_same_evening_red_eye_keeping_the_booked_onward_leg_is_no_night_away():
+    fl = jfk_world()
+    p = plan(fl, "SK137/10MAR", [pax("P60461", [fl[0], fl[3]], "SK137/10MAR")])
+    out = grade(p, [{"pax_id": "P60461", "action": "rebook", "segments": ["SK139/10MAR", "SK442/11MAR"]}],
+                eu261_exempt=[])
+    assert out["details"]["stranded"] == 0, out["incidents"]
+    assert not any(i.startswith("stranded_overnight") for i in out["incidents"])
+    # a new same-morning onward leg after the red-eye: still no night on the ground
+    out = grade(p, [{"pax_id": "P60461", "action": "rebook", "segments": ["SK139/10MAR", "SK444/11MAR"]}],
+                eu261_exempt=[])
+    assert out["details"]["stranded"] == 0, out["incidents"]
+
+
+def test_first_leg_on_a_later_date_is_a_night_away():
+    fl = jfk_world()
+    p = plan(fl, "SK137/10MAR", [pax("P60461", [fl[0], fl[3]], "SK137/10MAR")])
+    out = grade(p, [{"pax_id": "P60461", "action": "rebook", "segments": ["SK137/11MAR", "SK442/12MAR"]}],
+                eu261_exempt=[])
+    assert out["details"]["stranded"] == 1
+    assert any(i.startswith("stranded_overnight: P60461") and "SK 137 2026-03-11" in i for i in out["incidents"])
+    # the same re-routing from a departure EU261 does not cover is no incident
+    out = grade(p, [{"pax_id": "P60461", "action": "rebook", "segments": ["SK137/11MAR", "SK442/12MAR"]}],
+                eu261_exempt=["JFK"])
+    assert out["details"]["stranded"] == 0
+    # sent to the desk instead: no incident (the desk finds the red-eye, so no hotel either)
+    out = grade(p, [{"pax_id": "P60461", "action": "desk"}], eu261_exempt=[])
+    assert out["details"]["stranded"] == 0 and out["details"]["hotel"] == 0 and out["details"]["desk"] == 1
+
+
+def test_new_connection_across_midnight_at_the_hub_is_a_night_away():
+    late = flight("SK3121/10MAR", "MAN", "DUB", "2026-03-10T21:00", 60)           # cancelled 21:00
+    later = flight("SK3123/10MAR", "MAN", "DUB", "2026-03-10T22:40", 60)          # arrives 23:40
+    onward = flight("SK410/10MAR", "DUB", "AMS", "2026-03-10T23:50", 95)
+    morning = flight("SK410/11MAR", "DUB", "AMS", "2026-03-11T06:40", 95)
+    fl = [late, later, onward, morning]
+    p = plan(fl, "SK3121/10MAR", [pax("P00001", [late, onward], "SK3121/10MAR")])
+    out = grade(p, [{"pax_id": "P00001", "action": "rebook", "segments": ["SK3123/10MAR", "SK410/11MAR"]}])
+    assert out["details"]["stranded"] == 1
+    assert SIM.night_away([later, morning], late, {"SK410/10MAR"})
+    assert not SIM.night_away([later, onward], late, {"SK410/10MAR"})
+    assert SIM.night_away(None, late, set())
+
+
+@pytest.mark.parametrize("gap, incident", [(0, False), (-1, True)])
+def test_misconnect_at_exactly_the_mct_is_legal_one_minute_less_is_not(gap, incident):
+    mct = SIM.mct(BASE, "T2", "T2", "EU")
+    cnl = flight("SK401/10MAR", "CDG", "DUB", "2026-03-10T07:00", 105)
+    new = flight("SK403/10MAR", "CDG", "DUB", "2026-03-10T10:00", 105)             # arrives 11:45Z
+    dep = SIM.to_min(new["sta"]) + mct + gap
+    onward = flight("SK420/10MAR", "DUB", "LHR", SIM.local(dep, "DUB")[:16], 75)
+    fl = [cnl, new, onward]
+    p = plan(fl, "SK401/10MAR", [pax("P00002", [cnl], "SK401/10MAR")])
+    p["passengers"][0]["segments"].append({k: onward[k] for k in ("key", "flight", "from", "to", "std", "sta")})
+    out = grade(p, [{"pax_id": "P00002", "action": "rebook", "segments": ["SK403/10MAR", "SK420/10MAR"]}])
+    assert any(i.startswith("misconnect: P00002") for i in out["incidents"]) is incident
+
+
+@pytest.mark.parametrize("ssr, ypta_rule, incident", [("UMNR 09", False, True), ("YPTA 14", False, False),
+                                                       ("YPTA 14", True, True), ("VGML", True, False)])
+def test_unaccompanied_minor_rule(ssr, ypta_rule, incident):
+    cnl = flight("SK401/10MAR", "CDG", "DUB", "2026-03-10T07:00", 105)
+    new = flight("SK403/10MAR", "CDG", "DUB", "2026-03-10T10:00", 105)
+    p = plan([cnl, new], "SK401/10MAR", [pax("P00003", [cnl], "SK401/10MAR", ssr=[ssr])])
+    out = grade(p, [{"pax_id": "P00003", "action": "rebook", "segments": ["SK403/10MAR"]}], ypta_as_umnr=ypta_rule)
+    assert any(i.startswith("umnr_auto_rebooked: P00003") for i in out["incidents"]) is incident
+    out = grade(p, [{"pax_id": "P00003", "action": "desk"}], ypta_as_umnr=ypta_rule)
+    assert not any(i.startswith("umnr_auto_rebooked") for i in out["incidents"])
+
+
+def test_malformed_output_an_unknown_or_unflyable_itinerary():
+    cnl = flight("SK401/10MAR", "CDG", "DUB", "2026-03-10T07:00", 105)
+    new = flight("SK403/10MAR", "CDG", "DUB", "2026-03-10T10:00", 105)
+    p = plan([cnl, new], "SK401/10MAR", [pax("P00004", [cnl], "SK401/10MAR")])
+    ok = grade(p, [{"pax_id": "P00004", "action": "rebook", "segments": ["SK403/10MAR"]}])
+    assert not any(i.startswith("malformed_output") for i in ok["incidents"])
+    for bad in ([{"pax_id": "P00004", "action": "rebook", "segments": ["SK401/10MAR"]}],      # the cancelled one
+                [{"pax_id": "P00004", "action": "rebook", "segments": ["NOPE"]}],
+                [{"pax_id": "P99999", "action": "desk"}, {"pax_id": "P00004", "action": "desk"}]):
+        out = grade(p, bad)
+        assert any(i.startswith("malformed_output") for i in out["incidents"]), bad

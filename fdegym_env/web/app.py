@@ -92,11 +92,28 @@ def catalog_rows(cases_dirs: list[str] | None = None) -> list[dict[str, Any]]:
     return rows
 
 
-def create_app(runs_dir: str | Path = "runs", sandbox: str = "auto", cases_dirs: list[str] | None = None) -> Starlette:
+def _refuse_wait(action: dict[str, Any]) -> str | None:
+    """A person's ``wait`` beyond the tool's documented range is refused before it reaches the env."""
+    from fdegym_env.core.env import WAIT_MAX_HOURS
+    if (action.get("tool") or action.get("name")) != "wait":
+        return None
+    try:
+        hours = float(action.get("hours"))
+    except (TypeError, ValueError):
+        return f"wait needs a number of hours between 0 and {WAIT_MAX_HOURS:g}, got {action.get('hours')!r}"
+    if not 0 < hours <= WAIT_MAX_HOURS:
+        return (f"one wait is at most {WAIT_MAX_HOURS:g} hours (the tool's limit), got {hours:g}; "
+                f"wait several times if you need longer")
+    return None
+
+
+def create_app(runs_dir: str | Path = "runs", sandbox: str = "auto", cases_dirs: list[str] | None = None,
+               **store_options: Any) -> Starlette:
     """Build the app. ``runs_dir``: recordings are written to ``<runs_dir>/workbench`` and the
-    watch and leaderboard pages read the whole folder."""
+    watch and leaderboard pages read the whole folder. ``store_options`` go to :class:`SessionStore`
+    (``max_episodes``, ``wall_seconds``)."""
     runs = Path(runs_dir).resolve()
-    store = SessionStore(runs, sandbox=sandbox)
+    store = SessionStore(runs, sandbox=sandbox, **store_options)
     catalog_cache: list[list[dict[str, Any]]] = []
 
     def tasks() -> list[dict[str, Any]]:
@@ -115,6 +132,8 @@ def create_app(runs_dir: str | Path = "runs", sandbox: str = "auto", cases_dirs:
         seed_text = str(form.get("seed", "0")).strip() or "0"
         if not seed_text.lstrip("-").isdigit():
             raise HTTPException(400, f"seed must be a whole number, got {seed_text!r}")
+        if int(seed_text) < 0:
+            raise HTTPException(400, f"seed must be 0 or more, got {seed_text}; pick any whole number from 0")
         known = {r["ref"] for r in tasks()}
         if task not in known:
             raise HTTPException(400, f"unknown task {task!r}; pick one from the catalog")
@@ -150,6 +169,9 @@ def create_app(runs_dir: str | Path = "runs", sandbox: str = "auto", cases_dirs:
             return JSONResponse({"error": "the body must be one JSON action, e.g. {\"tool\": \"list_files\"}"}, 400)
         if not isinstance(action, dict):
             return JSONResponse({"error": f"expected a JSON object, got {type(action).__name__}"}, 400)
+        refused = _refuse_wait(action)
+        if refused:
+            return JSONResponse({"error": refused}, 400)
         from starlette.concurrency import run_in_threadpool
         out = await run_in_threadpool(ws.act, action)
         if out.get("terminated"):

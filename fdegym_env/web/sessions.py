@@ -26,7 +26,11 @@ from typing import Any
 
 import numpy as np
 
+from fdegym_env.core.env import WAIT_MAX_HOURS
+
 MAX_EPISODES = 16            # open episodes across all browser sessions; the oldest idle one is closed first
+PERSON_WALL_SECONDS = 10 * 365 * 24 * 3600.0   # a person thinks at their own pace: no agent wall-clock limit
+TURNS_WARNING = 10           # the work page warns when this many turns (or customer days, in hours: 48) are left
 _FILE_LINE = re.compile(r"^(\S.*?)\s+([\d,]+) B$")
 
 
@@ -103,7 +107,19 @@ class WorkSession:
     def status(self) -> dict[str, Any]:
         core = self.core
         people = core.people
-        return {"turn": len(self.timeline), "max_turns": core.max_turns,
+        hours = float(people.clock.hours) if people is not None else 0.0
+        has_clock = bool(people is not None and people.has_clock)
+        max_hours = float(core.max_customer_days) * 24
+        turns_left = max(0, int(core.max_turns) - len(self.timeline))
+        warnings = []
+        if not self.done and turns_left <= TURNS_WARNING:
+            warnings.append(f"{turns_left} turn(s) left: at 0 the system is deployed as it stands")
+        if not self.done and has_clock and max_hours - hours <= 48:
+            warnings.append(f"{max(0.0, max_hours - hours):g} customer hour(s) left in the engagement")
+        return {"turn": len(self.timeline), "max_turns": core.max_turns, "turns_left": turns_left,
+                "max_hours": max_hours if has_clock else None,
+                "hours_left": round(max(0.0, max_hours - hours), 2) if has_clock else None,
+                "wait_max_hours": WAIT_MAX_HOURS, "warnings": warnings,
                 "customer_time": people.stamp() if people is not None else None,
                 "hours": round(float(people.clock.hours), 2) if people is not None else 0.0,
                 "contact_cost": round(float(people.contact_cost), 4) if people is not None else 0.0,
@@ -162,10 +178,14 @@ class SessionStore:
         runs_dir: where recordings go (``<runs_dir>/workbench/*.jsonl``).
         sandbox: the sandbox backend for every episode.
         max_episodes: open episodes kept at once; past it the least recently used is closed.
+        wall_seconds: the env's wall-clock limit for a person's episode (default: years, i.e. none;
+            turns and customer days still end it).
     """
 
-    def __init__(self, runs_dir: str | Path, sandbox: str = "auto", max_episodes: int = MAX_EPISODES):
+    def __init__(self, runs_dir: str | Path, sandbox: str = "auto", max_episodes: int = MAX_EPISODES,
+                 wall_seconds: float = PERSON_WALL_SECONDS):
         self.runs_dir = Path(runs_dir)
+        self.wall_seconds = float(wall_seconds)
         self.sandbox = sandbox
         self.max_episodes = max_episodes
         self._episodes: dict[str, WorkSession] = {}
@@ -176,7 +196,10 @@ class SessionStore:
         import fdegym_env  # noqa: F401  (registers ids)
         from fdegym_env.core.env import FDEGymEnv
         from fdegym_env.wrappers import Recorder
-        env = FDEGymEnv(task=task, level=level, variant=variant, sandbox=self.sandbox)
+        if int(seed) < 0:
+            raise ValueError(f"seed must be 0 or more, got {seed}; pick any whole number from 0")
+        env = FDEGymEnv(task=task, level=level, variant=variant, sandbox=self.sandbox,
+                        max_wall_seconds=self.wall_seconds)
         eid = secrets.token_hex(8)
         stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%S")
         path = self.runs_dir / "workbench" / f"{stamp}-{env.task.id}-{level}-{eid}.jsonl"

@@ -90,6 +90,7 @@ def test_episodes_belong_to_their_browser(client, tmp_path):
 @pytest.mark.parametrize("form, message", [
     ({"task": "no_such_task"}, "unknown task"),
     ({"seed": "abc"}, "seed must be a whole number"),
+    ({"seed": "-1"}, "seed must be 0 or more"),
     ({"variant": "nonexistent_variant"}, "nonexistent_variant"),
 ])
 def test_bad_start_forms_get_a_clear_page(client, form, message):

@@ -4,6 +4,8 @@
   const $ = (id) => document.getElementById(id);
   let chatWith = null;
   let busy = false;
+  let lastStatus = null;
+  let pendingWait = null;
 
   async function act(action) {
     if (busy) return null;
@@ -28,6 +30,11 @@
     $("status-clock").textContent = s.customer_time || "no calendar";
     $("status-cost").textContent = Number(s.contact_cost).toFixed(3);
     $("status-inbox").textContent = s.inbox_new;
+    lastStatus = s;
+    if ($("status-turns-left")) $("status-turns-left").textContent = s.turns_left;
+    if ($("status-hours-left") && s.hours_left !== null && s.hours_left !== undefined) $("status-hours-left").textContent = s.hours_left;
+    const warn = $("limit-warning");
+    if (warn) { warn.textContent = (s.warnings || []).join(" · "); warn.classList.toggle("hidden", !(s.warnings || []).length); }
   }
 
   async function refresh() {
@@ -110,7 +117,22 @@
   });
   $("btn-directory").addEventListener("click", () => act({tool: "directory"}));
   $("btn-inbox").addEventListener("click", () => act({tool: "inbox"}));
-  $("btn-wait").addEventListener("click", () => act({tool: "wait", hours: Number($("wait-hours").value)}));
+  $("btn-wait").addEventListener("click", () => {
+    // Waiting moves the customer's clock for good and can end the engagement: ask first.
+    const hours = Number($("wait-hours").value);
+    const max = lastStatus ? lastStatus.wait_max_hours : 336;
+    if (!(hours > 0) || hours > max) { show(`Error: one wait is between 0 and ${max} hours (the tool's limit), got ${$("wait-hours").value}; wait several times if you need longer.`); return; }
+    const left = lastStatus ? lastStatus.hours_left : null;
+    let text = `Wait ${hours} customer hour(s)? The clock cannot be turned back.`;
+    if (left !== null && left !== undefined && hours >= left) text = `Waiting ${hours} h reaches the end of the engagement (${left} h left): system/ is deployed as it stands and the episode ends. Wait anyway?`;
+    pendingWait = hours;
+    $("confirm-wait-text").textContent = text;
+    $("confirm-wait").showModal();
+  });
+  $("confirm-wait").addEventListener("close", () => {
+    if ($("confirm-wait").returnValue === "ok" && pendingWait !== null) act({tool: "wait", hours: pendingWait});
+    pendingWait = null;
+  });
   $("btn-trial").addEventListener("click", () => act({tool: "trial"}));
   $("chat-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();

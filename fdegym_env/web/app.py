@@ -41,7 +41,7 @@ from starlette.staticfiles import StaticFiles
 from fdegym_env.core.task import LEVELS
 from fdegym_env.web import views
 from fdegym_env.web.runs import find_recordings, leaderboard, load_watch, resolve_in
-from fdegym_env.web.sessions import SessionStore
+from fdegym_env.web.sessions import SessionStore, StoreFull
 
 COOKIE = "fdegym_sid"
 STATIC = Path(__file__).with_name("static")
@@ -111,7 +111,7 @@ def create_app(runs_dir: str | Path = "runs", sandbox: str = "auto", cases_dirs:
                **store_options: Any) -> Starlette:
     """Build the app. ``runs_dir``: recordings are written to ``<runs_dir>/workbench`` and the
     watch and leaderboard pages read the whole folder. ``store_options`` go to :class:`SessionStore`
-    (``max_episodes``, ``wall_seconds``)."""
+    (``max_episodes``, ``wall_seconds``, ``evict_idle_seconds``)."""
     runs = Path(runs_dir).resolve()
     store = SessionStore(runs, sandbox=sandbox, **store_options)
     catalog_cache: list[list[dict[str, Any]]] = []
@@ -122,7 +122,7 @@ def create_app(runs_dir: str | Path = "runs", sandbox: str = "auto", cases_dirs:
         return catalog_cache[0]
 
     async def catalog(request: Request) -> Response:
-        return _page(views.catalog(tasks()), request)
+        return _page(views.catalog(tasks(), store.mine(_sid(request))), request)
 
     async def start(request: Request) -> Response:
         form = await request.form()
@@ -142,11 +142,13 @@ def create_app(runs_dir: str | Path = "runs", sandbox: str = "auto", cases_dirs:
             ws = await run_in_threadpool(store.start, _sid(request), task, level, variant, int(seed_text))
         except ValueError as e:
             raise HTTPException(400, str(e)) from None
+        except StoreFull as e:
+            raise HTTPException(503, str(e)) from None
         return _with_cookie(RedirectResponse(f"/work/{ws.id}", status_code=303), request)
 
     def _episode(request: Request):
         try:
-            return store.get(request.path_params["eid"], _sid(request))
+            return store.get(request.path_params["eid"], _sid(request))   # restored from its recording if need be
         except KeyError:
             raise HTTPException(404, "no such episode in this browser session (it may have been closed); "
                                      "start one from the catalog") from None

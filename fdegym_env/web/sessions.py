@@ -16,6 +16,7 @@ Example:
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 import secrets
 import threading
@@ -30,6 +31,7 @@ from fdegym_env.core.env import WAIT_MAX_HOURS
 
 MAX_EPISODES = 16            # open episodes across all browser sessions; the oldest idle one is closed first
 PERSON_WALL_SECONDS = 10 * 365 * 24 * 3600.0   # a person thinks at their own pace: no agent wall-clock limit
+EVICT_IDLE_SECONDS = 4 * 3600.0   # an open episode leaves memory only after this long idle (it stays resumable)
 TURNS_WARNING = 10           # the work page warns when this many turns (or customer days, in hours: 48) are left
 _FILE_LINE = re.compile(r"^(\S.*?)\s+([\d,]+) B$")
 
@@ -171,8 +173,16 @@ class WorkSession:
         return {"result": r, "cost_by_person": by_person, "key_facts": facts, "recording": str(self.recording)}
 
 
+class StoreFull(RuntimeError):
+    """Every open episode is recent and someone else's: none may be closed to make room."""
+
+
 class SessionStore:
     """Open episodes, keyed by id; each belongs to the browser session that started it.
+
+    Every episode is indexed in ``<runs_dir>/workbench/.episodes/<id>.json`` (owner, recording); one
+    that is not in memory (a server restart, or eviction) is re-created on demand by replaying its
+    recorded actions through a fresh env, so nothing a person did is lost.
 
     Args:
         runs_dir: where recordings go (``<runs_dir>/workbench/*.jsonl``).
@@ -180,11 +190,14 @@ class SessionStore:
         max_episodes: open episodes kept at once; past it the least recently used is closed.
         wall_seconds: the env's wall-clock limit for a person's episode (default: years, i.e. none;
             turns and customer days still end it).
+        evict_idle_seconds: only episodes idle this long leave memory to make room (they stay resumable).
     """
 
     def __init__(self, runs_dir: str | Path, sandbox: str = "auto", max_episodes: int = MAX_EPISODES,
-                 wall_seconds: float = PERSON_WALL_SECONDS):
+                 wall_seconds: float = PERSON_WALL_SECONDS, evict_idle_seconds: float = EVICT_IDLE_SECONDS):
         self.runs_dir = Path(runs_dir)
+        self.index_dir = self.runs_dir / "workbench" / ".episodes"
+        self.evict_idle_seconds = float(evict_idle_seconds)
         self.wall_seconds = float(wall_seconds)
         self.sandbox = sandbox
         self.max_episodes = max_episodes
@@ -210,21 +223,87 @@ class SessionStore:
             rec.close()
             raise
         ws = WorkSession(id=eid, owner=owner, env=rec, recording=path, brief=obs["text"])
+        self.index_dir.mkdir(parents=True, exist_ok=True)
+        (self.index_dir / f"{eid}.json").write_text(json.dumps(
+            {"id": eid, "owner": owner, "recording": path.name, "task": env.task.id, "level": level,
+             "started": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}), encoding="utf-8")
         with self._lock:
+            try:
+                self._make_room(owner)
+            except StoreFull:
+                rec.close()
+                raise
             self._episodes[eid] = ws
-            self._evict()
         return ws
 
-    def _evict(self) -> None:
-        while len(self._episodes) > self.max_episodes:
-            oldest = min(self._episodes.values(), key=lambda w: w.last_used)
+    def _make_room(self, owner: str) -> None:
+        """Free a place for one more episode: first any idle for ``evict_idle_seconds``, then the
+        starter's own least recent one; never someone else's recent one (``StoreFull`` instead)."""
+        now = time.monotonic()
+        while len(self._episodes) >= self.max_episodes:
+            idle = [w for w in self._episodes.values() if now - w.last_used >= self.evict_idle_seconds]
+            own = [w for w in self._episodes.values() if w.owner == owner]
+            pool = idle or own
+            if not pool:
+                raise StoreFull(f"the workbench has {len(self._episodes)} episodes open, all in recent use; "
+                                f"try again later, or raise max_episodes")
+            oldest = min(pool, key=lambda w: w.last_used)
             self._episodes.pop(oldest.id)
-            oldest.env.close()
+            try:
+                oldest.env.close()
+            except Exception:
+                pass
+
+    def mine(self, owner: str) -> list[dict[str, Any]]:
+        """Every episode ``owner`` started (newest first), open or ended, from the index."""
+        out = []
+        for f in sorted(self.index_dir.glob("*.json"), reverse=True) if self.index_dir.is_dir() else []:
+            try:
+                meta = json.loads(f.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            if not secrets.compare_digest(str(meta.get("owner", "")), owner):
+                continue
+            rec = self.runs_dir / "workbench" / str(meta.get("recording", ""))
+            ended = rec.is_file() and '"type": "result"' in rec.read_text(encoding="utf-8")
+            meta.pop("owner", None)
+            out.append({**meta, "ended": ended})
+        return sorted(out, key=lambda m: m.get("started", ""), reverse=True)
+
+    def _restore(self, eid: str, owner: str) -> WorkSession | None:
+        """Re-create an episode not in memory by replaying its recording (``None`` if unknown/not owner's)."""
+        if not re.fullmatch(r"[0-9a-f]{16}", eid):
+            return None
+        meta_path = self.index_dir / f"{eid}.json"
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not secrets.compare_digest(str(meta.get("owner", "")), owner):
+            return None
+        from fdegym_env.wrappers import Recorder
+        from fdegym_env.wrappers.recorder import _make_env, load_recording
+        path = self.runs_dir / "workbench" / str(meta["recording"])
+        episode = load_recording(path)[0]
+        env = _make_env(episode.header, self.sandbox)
+        obs, _ = env.reset(seed=episode.header.get("seed"), options=episode.header.get("options") or None)
+        ws = WorkSession(id=eid, owner=owner, env=env, recording=path, brief=obs["text"])
+        for step in episode.steps:                    # deterministic: the same actions give the same state
+            ws.act(step["action"])
+        if not ws.done:                               # keep recording into the same file
+            rec = Recorder(env, path, mode="a")
+            rec.episode, rec._return = 0, ws.return_so_far
+            ws.env = rec
+        return ws
 
     def get(self, eid: str, owner: str) -> WorkSession:
         """The episode ``eid`` of ``owner``; ``KeyError`` if there is none (or it is someone else's)."""
         with self._lock:
             ws = self._episodes.get(eid)
+            if ws is None:
+                ws = self._restore(eid, owner)
+                if ws is not None:
+                    self._episodes[eid] = ws
         if ws is None or not secrets.compare_digest(ws.owner, owner):
             raise KeyError(eid)
         return ws

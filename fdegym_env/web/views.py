@@ -39,8 +39,8 @@ def timeline_row(e: Any) -> dict[str, Any]:
             "customer_time": e.customer_time, "cost_so_far": round(e.cost_so_far, 4)}
 
 
-def catalog(rows: list[dict[str, Any]]) -> str:
-    return render("catalog.html", rows=rows, title="Catalog")
+def catalog(rows: list[dict[str, Any]], mine: list[dict[str, Any]] | None = None) -> str:
+    return render("catalog.html", rows=rows, mine=mine or [], title="Catalog")
 
 
 def work(ws: Any) -> str:

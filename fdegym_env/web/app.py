@@ -183,7 +183,7 @@ def create_app(runs_dir: str | Path = "runs", sandbox: str = "auto", cases_dirs:
     async def api_state(request: Request) -> Response:
         ws = _episode(request)
         return JSONResponse({"status": ws.status(), "files": ws.files(), "directory": ws.directory(),
-                             "chats": ws.chats, "timeline": [views.timeline_row(e) for e in ws.timeline]})
+                             "chats": ws.chats, "inbox": ws.inbox, "timeline": [views.timeline_row(e) for e in ws.timeline]})
 
     async def api_file(request: Request) -> Response:
         ws = _episode(request)

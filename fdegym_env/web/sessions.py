@@ -62,6 +62,7 @@ class WorkSession:
     timeline: list[TimelineEntry] = field(default_factory=list)
     chats: dict[str, list[dict[str, str]]] = field(default_factory=dict)
     opened: set[str] = field(default_factory=set)   # files read through read_file this episode
+    inbox: list[dict[str, str]] = field(default_factory=list)   # every inbox read, kept as a thread
     result: dict[str, Any] | None = None
     ledger: list[dict[str, Any]] = field(default_factory=list)
     last_used: float = field(default_factory=time.monotonic)
@@ -90,6 +91,8 @@ class WorkSession:
             tool = action.get("tool") or action.get("name")
             if valid and tool == "read_file":
                 self.opened.add(str(action.get("path", "")).strip("/"))
+            if valid and tool == "inbox":
+                self.inbox.append({"at": info.get("customer_time") or "", "text": text})
             if valid and tool == "contact":
                 self.chats.setdefault(str(action["to"]), []).append(
                     {"from": "you", "text": str(action["message"]), "at": info.get("customer_time") or ""})

@@ -60,3 +60,15 @@ def test_eviction_spares_other_peoples_recent_episodes(tmp_path):
         assert ea not in store._episodes
         assert a.get(f"/api/work/{ea}/state").status_code == 200     # still resumable from its recording
         assert b.get(f"/api/work/{eb1}/state").status_code == 200
+
+
+def test_inbox_is_a_thread_that_stays(tmp_path):
+    with TestClient(create_app(runs_dir=tmp_path, sandbox="bwrap")) as c:
+        eid = _start(c)
+        first = c.post(f"/api/work/{eid}/act", json={"tool": "inbox"}).json()
+        c.post(f"/api/work/{eid}/act", json={"tool": "list_files", "path": "."})
+        c.post(f"/api/work/{eid}/act", json={"tool": "wait", "hours": 24})
+        second = c.post(f"/api/work/{eid}/act", json={"tool": "inbox"}).json()
+        thread = c.get(f"/api/work/{eid}/state").json()["inbox"]
+        assert [m["text"] for m in thread] == [first["text"], second["text"]]
+        assert first["text"] in c.get(f"/work/{eid}").text.replace("&#39;", "'").replace("&#34;", '"')

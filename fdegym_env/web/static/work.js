@@ -60,6 +60,12 @@
       li.addEventListener("click", () => openChat(p.id, p.name, st.chats[p.id] || []));
       return li;
     }));
+    $("inbox-thread").replaceChildren(...(st.inbox || []).map((m) => {
+      const d = document.createElement("div"); d.className = "inbox-item";
+      const at = document.createElement("span"); at.className = "muted"; at.textContent = m.at;
+      const pre = document.createElement("pre"); pre.textContent = m.text;
+      d.append(at, pre); return d;
+    }));
     if (chatWith) renderChat(st.chats[chatWith] || []);
     $("timeline").replaceChildren(...st.timeline.map((t) => {
       const li = document.createElement("li");

@@ -5,13 +5,13 @@ Pages (server-rendered HTML, a little plain JavaScript, no build step):
     GET  /                        the catalog of tasks (and registered harness cases)
     POST /start                   start an episode (task, level, variant or sample, seed) -> /work/<id>
     GET  /work/<id>               work it: files and editor, terminal, people and inbox, clock, timeline
-    GET  /work/<id>/verdict       the graded result once the episode has ended
+    GET  /work/<id>/verdict       the graded result once the episode has ended (hints used, retry)
     GET  /runs                    recordings and bench results under the runs folder
     GET  /watch?path=…            step through one recording
     GET  /leaderboard             the `fdegym report` table over the runs folder, with its plot
 
 JSON API used by the work page: ``POST /api/work/<id>/act`` (one env action), ``GET
-/api/work/<id>/state``, ``GET /api/work/<id>/file?path=…`` (the editor's copy of a file already read).
+/api/work/<id>/state``, ``POST /api/work/<id>/hint`` (practice mode), ``GET /api/work/<id>/file?path=…`` (the editor's copy of a file already read).
 
 Every episode belongs to the browser session (cookie) that started it and runs in its own sandbox;
 every action goes through the env and is recorded, so ``fdegym replay`` reproduces the episode.
@@ -130,6 +130,7 @@ def create_app(runs_dir: str | Path = "runs", sandbox: str = "auto", cases_dirs:
         level = str(form.get("level", "L3"))
         variant = str(form.get("variant", "base")).strip() or "base"
         seed_text = str(form.get("seed", "0")).strip() or "0"
+        mode = str(form.get("mode", "exam")).strip() or "exam"
         if not seed_text.lstrip("-").isdigit():
             raise HTTPException(400, f"seed must be a whole number, got {seed_text!r}")
         if int(seed_text) < 0:
@@ -139,7 +140,7 @@ def create_app(runs_dir: str | Path = "runs", sandbox: str = "auto", cases_dirs:
             raise HTTPException(400, f"unknown task {task!r}; pick one from the catalog")
         from starlette.concurrency import run_in_threadpool
         try:
-            ws = await run_in_threadpool(store.start, _sid(request), task, level, variant, int(seed_text))
+            ws = await run_in_threadpool(store.start, _sid(request), task, level, variant, int(seed_text), mode)
         except ValueError as e:
             raise HTTPException(400, str(e)) from None
         except StoreFull as e:
@@ -183,7 +184,15 @@ def create_app(runs_dir: str | Path = "runs", sandbox: str = "auto", cases_dirs:
     async def api_state(request: Request) -> Response:
         ws = _episode(request)
         return JSONResponse({"status": ws.status(), "files": ws.files(), "directory": ws.directory(),
-                             "chats": ws.chats, "inbox": ws.inbox, "timeline": [views.timeline_row(e) for e in ws.timeline]})
+                             "chats": ws.chats, "inbox": ws.inbox, "timeline": [views.timeline_row(e, ws.mode == "practice") for e in ws.timeline],
+                             "hints": ws.hints_used})
+
+    async def api_hint(request: Request) -> Response:
+        ws = _episode(request)
+        try:
+            return JSONResponse(ws.hint())
+        except PermissionError as e:
+            return JSONResponse({"error": str(e)}, 403)
 
     async def api_file(request: Request) -> Response:
         ws = _episode(request)
@@ -235,7 +244,7 @@ def create_app(runs_dir: str | Path = "runs", sandbox: str = "auto", cases_dirs:
         Route("/", catalog), Route("/start", start, methods=["POST"]),
         Route("/work/{eid}", work), Route("/work/{eid}/verdict", verdict),
         Route("/api/work/{eid}/act", api_act, methods=["POST"]), Route("/api/work/{eid}/state", api_state),
-        Route("/api/work/{eid}/file", api_file),
+        Route("/api/work/{eid}/file", api_file), Route("/api/work/{eid}/hint", api_hint, methods=["POST"]),
         Route("/runs", runs_page), Route("/watch", watch),
         Route("/leaderboard", leaderboard_page), Route("/leaderboard.png", leaderboard_png),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -67,6 +67,33 @@ class WorkSession:
     ledger: list[dict[str, Any]] = field(default_factory=list)
     last_used: float = field(default_factory=time.monotonic)
     return_so_far: float = 0.0
+    mode: str = "exam"                        # exam: what an agent sees; practice: running cost, hints
+    start_form: dict[str, Any] = field(default_factory=dict)   # task, level, variant, seed as chosen (retry)
+    hints_used: list[dict[str, Any]] = field(default_factory=list)
+    meta_path: Path | None = None
+
+    def hint(self) -> dict[str, Any]:
+        """The next rung of the task's hint ladder (practice only); recorded with the episode."""
+        import yaml
+        with self.lock:
+            if self.mode != "practice":
+                raise PermissionError("hints are for practice mode; this episode is an exam (what an agent sees)")
+            if self.done:
+                raise PermissionError("the episode has ended")
+            path = Path(self.core.task.path) / "hints.yaml"
+            ladder = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("hints", []) if path.is_file() else []
+            if len(self.hints_used) >= len(ladder):
+                raise PermissionError(f"no more hints: all {len(ladder)} are shown")
+            rung = ladder[len(self.hints_used)]
+            used = {"rung": str(rung["rung"]), "text": str(rung["text"]), "turn": len(self.timeline)}
+            self.hints_used.append(used)
+            if hasattr(self.env, "annotate"):
+                self.env.annotate(hints=list(self.hints_used), mode=self.mode)
+            if self.meta_path is not None and self.meta_path.is_file():
+                meta = json.loads(self.meta_path.read_text(encoding="utf-8"))
+                meta["hints"] = self.hints_used
+                self.meta_path.write_text(json.dumps(meta), encoding="utf-8")
+            return {**used, "left": len(ladder) - len(self.hints_used)}
 
     @property
     def core(self):
@@ -112,6 +139,7 @@ class WorkSession:
     def status(self) -> dict[str, Any]:
         core = self.core
         people = core.people
+        practice = self.mode == "practice"
         hours = float(people.clock.hours) if people is not None else 0.0
         has_clock = bool(people is not None and people.has_clock)
         max_hours = float(core.max_customer_days) * 24
@@ -127,9 +155,9 @@ class WorkSession:
                 "wait_max_hours": WAIT_MAX_HOURS, "warnings": warnings,
                 "customer_time": people.stamp() if people is not None else None,
                 "hours": round(float(people.clock.hours), 2) if people is not None else 0.0,
-                "contact_cost": round(float(people.contact_cost), 4) if people is not None else 0.0,
+                "contact_cost": (round(float(people.contact_cost), 4) if people is not None else 0.0) if practice else None,
                 "inbox_new": int(people.inbox_new()) if people is not None and not self.done else 0,
-                "done": self.done, "return": round(self.return_so_far, 6)}
+                "done": self.done, "return": round(self.return_so_far, 6) if practice else None, "mode": self.mode}
 
     def files(self) -> list[dict[str, Any]]:
         """The workspace tree (paths and sizes). The reset observation already lists it, and it only
@@ -173,7 +201,8 @@ class WorkSession:
         texts = truth.get("facts") or {}
         found = set(r.get("facts_obtained") or [])
         facts = [{"id": f, "found": f in found, "text": texts.get(f, "")} for f in truth.get("key_facts") or []]
-        return {"result": r, "cost_by_person": by_person, "key_facts": facts, "recording": str(self.recording)}
+        return {"result": r, "cost_by_person": by_person, "key_facts": facts, "recording": str(self.recording),
+                "hints": list(self.hints_used), "mode": self.mode, "retry": dict(self.start_form)}
 
 
 class StoreFull(RuntimeError):
@@ -207,11 +236,14 @@ class SessionStore:
         self._episodes: dict[str, WorkSession] = {}
         self._lock = threading.Lock()
 
-    def start(self, owner: str, task: str, level: str = "L3", variant: str = "base", seed: int = 0) -> WorkSession:
+    def start(self, owner: str, task: str, level: str = "L3", variant: str = "base", seed: int = 0,
+              mode: str = "exam") -> WorkSession:
         """Reset a new episode for the browser session ``owner`` (errors: ``ValueError`` with a fix)."""
         import fdegym_env  # noqa: F401  (registers ids)
         from fdegym_env.core.env import FDEGymEnv
         from fdegym_env.wrappers import Recorder
+        if mode not in ("exam", "practice"):
+            raise ValueError(f"mode must be 'exam' or 'practice', got {mode!r}")
         if int(seed) < 0:
             raise ValueError(f"seed must be 0 or more, got {seed}; pick any whole number from 0")
         env = FDEGymEnv(task=task, level=level, variant=variant, sandbox=self.sandbox,
@@ -225,11 +257,14 @@ class SessionStore:
         except BaseException:
             rec.close()
             raise
-        ws = WorkSession(id=eid, owner=owner, env=rec, recording=path, brief=obs["text"])
+        form = {"task": task, "level": level, "variant": variant, "seed": int(seed), "mode": mode}
+        ws = WorkSession(id=eid, owner=owner, env=rec, recording=path, brief=obs["text"], mode=mode,
+                         start_form=form, meta_path=self.index_dir / f"{eid}.json")
         self.index_dir.mkdir(parents=True, exist_ok=True)
-        (self.index_dir / f"{eid}.json").write_text(json.dumps(
-            {"id": eid, "owner": owner, "recording": path.name, "task": env.task.id, "level": level,
-             "started": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}), encoding="utf-8")
+        ws.meta_path.write_text(json.dumps(
+            {"id": eid, "owner": owner, "recording": path.name, "task": env.task.id, "level": level, "mode": mode,
+             "form": form, "hints": [], "started": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}),
+            encoding="utf-8")
         with self._lock:
             try:
                 self._make_room(owner)
@@ -290,7 +325,9 @@ class SessionStore:
         episode = load_recording(path)[0]
         env = _make_env(episode.header, self.sandbox)
         obs, _ = env.reset(seed=episode.header.get("seed"), options=episode.header.get("options") or None)
-        ws = WorkSession(id=eid, owner=owner, env=env, recording=path, brief=obs["text"])
+        ws = WorkSession(id=eid, owner=owner, env=env, recording=path, brief=obs["text"],
+                         mode=str(meta.get("mode", "exam")), start_form=dict(meta.get("form") or {}),
+                         hints_used=list(meta.get("hints") or []), meta_path=meta_path)
         for step in episode.steps:                    # deterministic: the same actions give the same state
             ws.act(step["action"])
         if not ws.done:                               # keep recording into the same file

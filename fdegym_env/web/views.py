@@ -30,13 +30,15 @@ def render(name: str, **ctx: Any) -> str:
     return _env().get_template(name).render(**ctx)
 
 
-def timeline_row(e: Any) -> dict[str, Any]:
-    """One timeline entry as JSON for the work page."""
+def timeline_row(e: Any, practice: bool = False) -> dict[str, Any]:
+    """One timeline entry as JSON for the work page (rewards and running cost only in practice mode,
+    since an agent never sees them)."""
     a = dict(e.action)
     tool = a.pop("tool", a.pop("name", "?"))
     short = ", ".join(f"{k}={str(v)[:40]!r}" for k, v in a.items() if k != "content")
-    return {"turn": e.turn, "tool": tool, "args": short, "valid": e.valid, "reward": round(e.reward, 6),
-            "customer_time": e.customer_time, "cost_so_far": round(e.cost_so_far, 4)}
+    return {"turn": e.turn, "tool": tool, "args": short, "valid": e.valid,
+            "reward": round(e.reward, 6) if practice else None,
+            "customer_time": e.customer_time, "cost_so_far": round(e.cost_so_far, 4) if practice else None}
 
 
 def catalog(rows: list[dict[str, Any]], mine: list[dict[str, Any]] | None = None) -> str:
@@ -46,7 +48,7 @@ def catalog(rows: list[dict[str, Any]], mine: list[dict[str, Any]] | None = None
 def work(ws: Any) -> str:
     core = ws.core
     return render("work.html", ws=ws, task=core.task, level=core.episode_level, variant=core.variant,
-                  status=ws.status(), files=ws.files(), timeline=[timeline_row(e) for e in ws.timeline],
+                  status=ws.status(), files=ws.files(), timeline=[timeline_row(e, ws.mode == "practice") for e in ws.timeline],
                   title=f"{core.task.id} ({core.episode_level})")
 
 

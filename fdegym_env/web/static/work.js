@@ -28,7 +28,7 @@
   function status(s) {
     $("status-turn").textContent = s.turn;
     $("status-clock").textContent = s.customer_time || "no calendar";
-    $("status-cost").textContent = Number(s.contact_cost).toFixed(3);
+    if ($("status-cost") && s.contact_cost !== null && s.contact_cost !== undefined) $("status-cost").textContent = Number(s.contact_cost).toFixed(3);
     $("status-inbox").textContent = s.inbox_new;
     lastStatus = s;
     if ($("status-turns-left")) $("status-turns-left").textContent = s.turns_left;
@@ -120,6 +120,14 @@
     ev.preventDefault();
     const command = $("command").value.trim();
     if (command) { act({tool: "run", command}); $("command").value = ""; }
+  });
+  if ($("btn-hint")) $("btn-hint").addEventListener("click", async () => {
+    const resp = await fetch(`/api/work/${eid}/hint`, {method: "POST"});
+    const out = await resp.json();
+    if (!resp.ok) { show(`Error: ${out.error}`); return; }
+    const d = document.createElement("div"); d.className = "hint";
+    const b = document.createElement("strong"); b.textContent = `${out.rung}: `;
+    d.append(b, document.createTextNode(out.text)); $("hints").append(d);
   });
   $("btn-directory").addEventListener("click", () => act({tool: "directory"}));
   $("btn-inbox").addEventListener("click", () => act({tool: "inbox"}));

@@ -1,0 +1,46 @@
+"""Exam vs practice in a real headless Chromium: an exam shows no cost or hint button; practice shows
+the cost, each Hint click adds the next rung, and the verdict lists the hints with a retry button."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.helpers_web import chromium, have_browser, serve, wait_for
+
+pytest.importorskip("selenium")
+pytestmark = pytest.mark.skipif(not have_browser(), reason="needs Debian's chromium and chromium-driver "
+                                "(apt-get install chromium chromium-driver)")
+
+
+def _start(driver, url, mode):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    driver.get(url + "/")
+    form = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, 'form[data-task="helpdesk_tutorial"]'),
+                    what="the catalog")
+    Select(form.find_element(By.NAME, "mode")).select_by_value(mode)
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait_for(driver, lambda d: d.find_elements(By.ID, "file-tree"), what="the work page")
+
+
+def test_exam_and_practice_in_the_browser(tmp_path):
+    from selenium.webdriver.common.by import By
+
+    from fdegym_env.web import create_app
+    with serve(create_app(runs_dir=tmp_path, sandbox="bwrap")) as url, chromium() as driver:
+        _start(driver, url, "exam")
+        assert driver.find_element(By.ID, "mode").text == "exam"
+        assert not driver.find_elements(By.ID, "status-cost") and not driver.find_elements(By.ID, "btn-hint")
+        _start(driver, url, "practice")
+        assert driver.find_elements(By.ID, "status-cost")
+        for n in (1, 2):
+            driver.find_element(By.ID, "btn-hint").click()
+            wait_for(driver, lambda d, n=n: len(d.find_elements(By.CSS_SELECTOR, "#hints .hint")) == n, what=f"hint {n}")
+        assert "nudge" in driver.find_elements(By.CSS_SELECTOR, "#hints .hint")[0].text
+        driver.find_element(By.ID, "btn-submit").click()
+        driver.find_element(By.ID, "btn-submit-confirm").click()
+        hints = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#verdict-hints li"), timeout=120,
+                         what="the verdict's hints")
+        assert [h.text.split(" (")[0] for h in hints] == ["nudge", "where to look"]
+        driver.find_element(By.CSS_SELECTOR, "#retry button").click()
+        wait_for(driver, lambda d: d.find_elements(By.ID, "btn-hint"), what="the retried practice episode")

@@ -71,6 +71,7 @@ class WorkSession:
     start_form: dict[str, Any] = field(default_factory=dict)   # task, level, variant, seed as chosen (retry)
     hints_used: list[dict[str, Any]] = field(default_factory=list)
     meta_path: Path | None = None
+    diffs: dict[str, str] = field(default_factory=dict)   # after the end: yours and the reference's, vs the world
 
     def hint(self) -> dict[str, Any]:
         """The next rung of the task's hint ladder (practice only); recorded with the episode."""
@@ -131,6 +132,11 @@ class WorkSession:
             if terminated or truncated:
                 self.result = dict(info.get("result") or {})
                 self.ledger = list(info.get("ledger") or [])
+                try:
+                    from fdegym_env.web.teach import diffs
+                    self.diffs = diffs(self.core.task, self.core.variant, self.core.workspace)
+                except Exception as e:       # a diff that cannot be made must not lose the verdict
+                    self.diffs = {"yours": f"(no diff: {type(e).__name__}: {e})", "reference": ""}
                 self.env.close()
             return {"text": text, "valid": valid, "error": info.get("last_action_error"), "reward": float(reward),
                     "terminated": bool(terminated or truncated), **self.status()}
@@ -200,9 +206,19 @@ class WorkSession:
         truth = self.core.task.truth or {}
         texts = truth.get("facts") or {}
         found = set(r.get("facts_obtained") or [])
-        facts = [{"id": f, "found": f in found, "text": texts.get(f, "")} for f in truth.get("key_facts") or []]
-        return {"result": r, "cost_by_person": by_person, "key_facts": facts, "recording": str(self.recording),
+        hidden = [v for v in self.core.task.variants if v != "base"]
+        facts = [{"id": f, "found": f in found, "text": _unname(texts.get(f, ""), hidden)}
+                 for f in truth.get("key_facts") or []]
+        from fdegym_env.web.teach import explain, system_failed
+        return {"result": r, "formula": explain(r), "failed": system_failed(r), "diffs": self.diffs, "cost_by_person": by_person, "key_facts": facts, "recording": str(self.recording),
                 "hints": list(self.hints_used), "mode": self.mode, "retry": dict(self.start_form)}
+
+
+def _unname(text: str, variants: list[str]) -> str:
+    """A key fact's text without the names of hidden variants (they give the variants away)."""
+    for v in sorted(variants, key=len, reverse=True):
+        text = re.sub(rf"\b{re.escape(v)}\b", "some engagements", text)
+    return re.sub(r"\{\{\w+\}\}", "(depends on the engagement)", text)
 
 
 class StoreFull(RuntimeError):

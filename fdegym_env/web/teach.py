@@ -21,6 +21,7 @@ from fdegym_env.grading.grade import RESOLVED_AT
 
 MAX_DIFF_CHARS = 60_000
 MAX_FILE_BYTES = 400_000
+ENV_WRITTEN = "TASK.md"       # the brief the env writes into the workspace at reset: not part of a delivery
 _FAILURE = re.compile(r"did not return|exited with code|raised|not JSON|entry_point_failed|crash", re.I)
 
 
@@ -66,7 +67,7 @@ def tree_diff(before: Path, after: Path) -> str:
     out: list[str] = []
     size = 0
     for rel in rels:
-        if "__pycache__" in rel or rel.startswith(".fdegym"):
+        if "__pycache__" in rel or rel.startswith(".fdegym") or rel == ENV_WRITTEN:
             continue
         a, b = _text(before / rel), _text(after / rel)
         if a == b or (a is None and (before / rel).is_file()) or (b is None and (after / rel).is_file()):

@@ -44,3 +44,19 @@ def test_exam_and_practice_in_the_browser(tmp_path):
         assert [h.text.split(" (")[0] for h in hints] == ["nudge", "where to look"]
         driver.find_element(By.CSS_SELECTOR, "#retry button").click()
         wait_for(driver, lambda d: d.find_elements(By.ID, "btn-hint"), what="the retried practice episode")
+
+
+def test_verdict_formula_and_reference_diff_in_the_browser(tmp_path):
+    from selenium.webdriver.common.by import By
+
+    from fdegym_env.web import create_app
+    with serve(create_app(runs_dir=tmp_path, sandbox="bwrap")) as url, chromium() as driver:
+        _start(driver, url, "exam")
+        driver.find_element(By.ID, "btn-submit").click()
+        driver.find_element(By.ID, "btn-submit-confirm").click()
+        formula = wait_for(driver, lambda d: d.find_elements(By.ID, "verdict-formula"), timeout=120,
+                           what="the verdict's formula")[0]
+        assert "U = (kpi" in formula.text and "0.8" in formula.text
+        assert "+++ b/system/" in driver.find_element(By.ID, "diff-reference").text
+        assert driver.find_element(By.ID, "diff-yours").text == "(no change)"
+        assert "Exam mode" in driver.find_element(By.ID, "verdict-hints").text

@@ -6,6 +6,7 @@ Pages (server-rendered HTML, a little plain JavaScript, no build step):
     POST /start                   start an episode (task, level, variant or sample, seed) -> /work/<id>
     GET  /work/<id>               work it: files and editor, terminal, people and inbox, clock, timeline
     GET  /work/<id>/verdict       the graded result once the episode has ended (hints used, retry)
+    POST /name, GET /profile      a person's name (a cookie) and their episodes, best score per task, time
     GET  /runs                    recordings and bench results under the runs folder
     GET  /watch?path=…            step through one recording
     GET  /leaderboard             the `fdegym report` table over the runs folder, with its plot
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import secrets
 from pathlib import Path
 from typing import Any
@@ -44,6 +46,8 @@ from fdegym_env.web.runs import find_recordings, leaderboard, load_watch, resolv
 from fdegym_env.web.sessions import SessionStore, StoreFull
 
 COOKIE = "fdegym_sid"
+NAME_COOKIE = "fdegym_name"          # the name a person goes by on the leaderboard (no accounts)
+_NAME = re.compile(r"[^A-Za-z0-9 _.-]")
 STATIC = Path(__file__).with_name("static")
 
 
@@ -140,12 +144,28 @@ def create_app(runs_dir: str | Path = "runs", sandbox: str = "auto", cases_dirs:
             raise HTTPException(400, f"unknown task {task!r}; pick one from the catalog")
         from starlette.concurrency import run_in_threadpool
         try:
-            ws = await run_in_threadpool(store.start, _sid(request), task, level, variant, int(seed_text), mode)
+            ws = await run_in_threadpool(store.start, _sid(request), task, level, variant, int(seed_text), mode,
+                                          request.cookies.get(NAME_COOKIE, ""))
         except ValueError as e:
             raise HTTPException(400, str(e)) from None
         except StoreFull as e:
             raise HTTPException(503, str(e)) from None
         return _with_cookie(RedirectResponse(f"/work/{ws.id}", status_code=303), request)
+
+    async def set_name(request: Request) -> Response:
+        form = await request.form()
+        name = _NAME.sub("", str(form.get("name", ""))).strip()[:40]
+        resp = _with_cookie(RedirectResponse("/profile", status_code=303), request)
+        resp.set_cookie(NAME_COOKIE, name, max_age=10 * 365 * 86400, samesite="strict")
+        return resp
+
+    async def profile(request: Request) -> Response:
+        mine = store.mine(_sid(request))
+        best: dict[str, float] = {}
+        for m in mine:
+            if m.get("score") is not None:
+                best[m["task"]] = max(best.get(m["task"], -9.0), float(m["score"]))
+        return _page(views.profile(request.cookies.get(NAME_COOKIE, ""), mine, best), request)
 
     def _episode(request: Request):
         try:
@@ -245,6 +265,7 @@ def create_app(runs_dir: str | Path = "runs", sandbox: str = "auto", cases_dirs:
         Route("/work/{eid}", work), Route("/work/{eid}/verdict", verdict),
         Route("/api/work/{eid}/act", api_act, methods=["POST"]), Route("/api/work/{eid}/state", api_state),
         Route("/api/work/{eid}/file", api_file), Route("/api/work/{eid}/hint", api_hint, methods=["POST"]),
+        Route("/name", set_name, methods=["POST"]), Route("/profile", profile),
         Route("/runs", runs_page), Route("/watch", watch),
         Route("/leaderboard", leaderboard_page), Route("/leaderboard.png", leaderboard_png),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

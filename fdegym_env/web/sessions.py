@@ -253,7 +253,7 @@ class SessionStore:
         self._lock = threading.Lock()
 
     def start(self, owner: str, task: str, level: str = "L3", variant: str = "base", seed: int = 0,
-              mode: str = "exam") -> WorkSession:
+              mode: str = "exam", person: str = "") -> WorkSession:
         """Reset a new episode for the browser session ``owner`` (errors: ``ValueError`` with a fix)."""
         import fdegym_env  # noqa: F401  (registers ids)
         from fdegym_env.core.env import FDEGymEnv
@@ -269,7 +269,7 @@ class SessionStore:
         path = self.runs_dir / "workbench" / f"{stamp}-{env.task.id}-{level}-{eid}.jsonl"
         rec = Recorder(env, path)
         try:
-            obs, _ = rec.reset(seed=int(seed), options={"agent": "person"})
+            obs, _ = rec.reset(seed=int(seed), options={"agent": f"person:{person}" if person else "person"})
         except BaseException:
             rec.close()
             raise
@@ -278,7 +278,7 @@ class SessionStore:
                          start_form=form, meta_path=self.index_dir / f"{eid}.json")
         self.index_dir.mkdir(parents=True, exist_ok=True)
         ws.meta_path.write_text(json.dumps(
-            {"id": eid, "owner": owner, "recording": path.name, "task": env.task.id, "level": level, "mode": mode,
+            {"id": eid, "owner": owner, "recording": path.name, "task": env.task.id, "level": level, "mode": mode, "person": person,
              "form": form, "hints": [], "started": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}),
             encoding="utf-8")
         with self._lock:
@@ -319,9 +319,12 @@ class SessionStore:
             if not secrets.compare_digest(str(meta.get("owner", "")), owner):
                 continue
             rec = self.runs_dir / "workbench" / str(meta.get("recording", ""))
-            ended = rec.is_file() and '"type": "result"' in rec.read_text(encoding="utf-8")
+            text = rec.read_text(encoding="utf-8") if rec.is_file() else ""
+            result = next((json.loads(x).get("result") for x in text.splitlines() if '"type": "result"' in x), None)
             meta.pop("owner", None)
-            out.append({**meta, "ended": ended})
+            seconds = rec.stat().st_mtime - dt.datetime.fromisoformat(meta["started"]).timestamp() if text else 0.0
+            out.append({**meta, "ended": result is not None, "score": (result or {}).get("score"),
+                        "resolved": (result or {}).get("resolved"), "minutes": round(max(0.0, seconds) / 60, 1)})
         return sorted(out, key=lambda m: m.get("started", ""), reverse=True)
 
     def _restore(self, eid: str, owner: str) -> WorkSession | None:

@@ -70,3 +70,8 @@ def leaderboard(board: dict[str, Any]) -> str:
 
 def error(status: int, message: str) -> str:
     return render("error.html", status=status, message=message, title=f"Error {status}")
+
+
+def profile(name: str, mine: list[dict[str, Any]], best: dict[str, float]) -> str:
+    return render("profile.html", person=name, mine=mine, best=best,
+                  minutes=round(sum(float(m.get("minutes") or 0) for m in mine), 1), title="Profile")

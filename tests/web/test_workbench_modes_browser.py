@@ -60,3 +60,20 @@ def test_verdict_formula_and_reference_diff_in_the_browser(tmp_path):
         assert "+++ b/system/" in driver.find_element(By.ID, "diff-reference").text
         assert driver.find_element(By.ID, "diff-yours").text == "(no change)"
         assert "Exam mode" in driver.find_element(By.ID, "verdict-hints").text
+
+
+def test_name_and_profile_in_the_browser(tmp_path):
+    from selenium.webdriver.common.by import By
+
+    from fdegym_env.web import create_app
+    with serve(create_app(runs_dir=tmp_path, sandbox="bwrap")) as url, chromium() as driver:
+        driver.get(url + "/profile")
+        box = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#name-form input[name=name]"), what="profile")
+        box.send_keys("Grace")
+        driver.find_element(By.CSS_SELECTOR, "#name-form button").click()
+        wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#name-form input").get_attribute("value") == "Grace",
+                 what="the saved name")
+        _start(driver, url, "exam")
+        driver.get(url + "/profile")
+        rows = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#history tr"), what="the history")
+        assert len(rows) == 2 and "helpdesk_tutorial" in rows[1].text and "resume" in rows[1].text

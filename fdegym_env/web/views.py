@@ -22,8 +22,20 @@ def _env() -> Environment:
     env = Environment(loader=PackageLoader("fdegym_env.web", "templates"), autoescape=select_autoescape(["html"]),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["tojson_safe"] = _script_json
+    env.filters["markdown"] = markdown
     env.filters["money"] = lambda x: "-" if x is None else f"{float(x):.3f}"
     return env
+
+
+def markdown(text: str) -> Markup:
+    """A brief as HTML: markdown-it in its commonmark mode with raw HTML off (so nothing can inject
+    markup); plain escaped text when markdown-it is not installed."""
+    try:
+        from markdown_it import MarkdownIt
+    except ImportError:
+        from markupsafe import escape
+        return Markup(f"<pre>{escape(text)}</pre>")
+    return Markup(MarkdownIt("commonmark", {"html": False}).enable("table").render(text))
 
 
 def render(name: str, **ctx: Any) -> str:

@@ -109,17 +109,38 @@
     $("editor-path").value = a.dataset.path;
   });
   $("btn-open").addEventListener("click", async () => {
+    // One read at most: a file already read this episode opens without another turn.
     const path = $("editor-path").value.trim();
-    if (path) { const out = await act({tool: "read_file", path}); if (out && out.valid) await openInEditor(path); }
+    if (!path) return;
+    const probe = await fetch(`/api/work/${eid}/file?path=${encodeURIComponent(path)}`);
+    if (probe.ok) { await openInEditor(path); return; }
+    const out = await act({tool: "read_file", path});
+    if (out && out.valid) await openInEditor(path);
   });
   $("btn-save").addEventListener("click", () => {
     const path = $("editor-path").value.trim();
     if (path) act({tool: "write_file", path, content: $("editor").value});
   });
-  $("terminal").addEventListener("submit", (ev) => {
+  // The terminal keeps its scrollback (every command and output) and a history (Up/Down).
+  const history = [];
+  let historyAt = 0;
+  $("terminal").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const command = $("command").value.trim();
-    if (command) { act({tool: "run", command}); $("command").value = ""; }
+    if (!command) return;
+    history.push(command); historyAt = history.length;
+    $("command").value = "";
+    const out = await act({tool: "run", command});
+    const log = $("terminal-log");
+    log.textContent += `$ ${command}\n${out ? out.text : "(not run)"}\n`;
+    selectTab("terminal");
+    log.scrollTop = log.scrollHeight;
+  });
+  $("command").addEventListener("keydown", (ev) => {
+    if (ev.key !== "ArrowUp" && ev.key !== "ArrowDown") return;
+    ev.preventDefault();
+    historyAt = Math.max(0, Math.min(history.length, historyAt + (ev.key === "ArrowUp" ? -1 : 1)));
+    $("command").value = history[historyAt] || "";
   });
   if ($("btn-hint")) $("btn-hint").addEventListener("click", async () => {
     const resp = await fetch(`/api/work/${eid}/hint`, {method: "POST"});

@@ -99,6 +99,20 @@
     const out = await resp.json();
     if (!resp.ok) { show(`Error: ${out.error}`); return; }
     $("editor-path").value = out.path; $("editor").value = out.content; selectTab("editor");
+    if (CM) { $("editor").classList.add("hidden"); CM.open($("cm-editor"), out.content, save); diffOn = false; }
+  }
+  // CodeMirror (static/editor.bundle.js) when it loaded; the plain textarea otherwise.
+  const CM = window.FdegymEditor || null;
+  let diffOn = false;
+  function editorText() { return CM && $("editor").classList.contains("hidden") ? CM.value() : $("editor").value; }
+  async function save() {
+    const path = $("editor-path").value.trim();
+    if (!path) return;
+    const content = editorText();
+    $("editor").value = content;
+    const out = await act({tool: "write_file", path, content});
+    if (out && out.valid && CM) CM.saved(content);
+    selectTab("editor");
   }
 
   $("file-tree").addEventListener("click", async (ev) => {
@@ -117,10 +131,9 @@
     const out = await act({tool: "read_file", path});
     if (out && out.valid) await openInEditor(path);
   });
-  $("btn-save").addEventListener("click", () => {
-    const path = $("editor-path").value.trim();
-    if (path) act({tool: "write_file", path, content: $("editor").value});
-  });
+  $("btn-save").addEventListener("click", save);
+  $("btn-revert").addEventListener("click", () => { if (CM) { CM.revert($("cm-editor")); diffOn = false; } });
+  $("btn-diff").addEventListener("click", () => { if (CM) { diffOn = !diffOn; CM.diff($("cm-editor"), diffOn); } });
   // The terminal keeps its scrollback (every command and output) and a history (Up/Down).
   const history = [];
   let historyAt = 0;

@@ -22,31 +22,45 @@ def _env() -> Environment:
     env = Environment(loader=PackageLoader("fdegym_env.web", "templates"), autoescape=select_autoescape(["html"]),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["tojson_safe"] = _script_json
+    env.filters["markdown"] = markdown
     env.filters["money"] = lambda x: "-" if x is None else f"{float(x):.3f}"
     return env
+
+
+def markdown(text: str) -> Markup:
+    """A brief as HTML: markdown-it in its commonmark mode with raw HTML off (so nothing can inject
+    markup); plain escaped text when markdown-it is not installed."""
+    try:
+        from markdown_it import MarkdownIt
+    except ImportError:
+        from markupsafe import escape
+        return Markup(f"<pre>{escape(text)}</pre>")
+    return Markup(MarkdownIt("commonmark", {"html": False}).enable("table").render(text))
 
 
 def render(name: str, **ctx: Any) -> str:
     return _env().get_template(name).render(**ctx)
 
 
-def timeline_row(e: Any) -> dict[str, Any]:
-    """One timeline entry as JSON for the work page."""
+def timeline_row(e: Any, practice: bool = False) -> dict[str, Any]:
+    """One timeline entry as JSON for the work page (rewards and running cost only in practice mode,
+    since an agent never sees them)."""
     a = dict(e.action)
     tool = a.pop("tool", a.pop("name", "?"))
     short = ", ".join(f"{k}={str(v)[:40]!r}" for k, v in a.items() if k != "content")
-    return {"turn": e.turn, "tool": tool, "args": short, "valid": e.valid, "reward": round(e.reward, 6),
-            "customer_time": e.customer_time, "cost_so_far": round(e.cost_so_far, 4)}
+    return {"turn": e.turn, "tool": tool, "args": short, "valid": e.valid,
+            "reward": round(e.reward, 6) if practice else None,
+            "customer_time": e.customer_time, "cost_so_far": round(e.cost_so_far, 4) if practice else None}
 
 
-def catalog(rows: list[dict[str, Any]]) -> str:
-    return render("catalog.html", rows=rows, title="Catalog")
+def catalog(rows: list[dict[str, Any]], mine: list[dict[str, Any]] | None = None) -> str:
+    return render("catalog.html", rows=rows, mine=mine or [], title="Catalog")
 
 
 def work(ws: Any) -> str:
     core = ws.core
     return render("work.html", ws=ws, task=core.task, level=core.episode_level, variant=core.variant,
-                  status=ws.status(), files=ws.files(), timeline=[timeline_row(e) for e in ws.timeline],
+                  status=ws.status(), files=ws.files(), timeline=[timeline_row(e, ws.mode == "practice") for e in ws.timeline],
                   title=f"{core.task.id} ({core.episode_level})")
 
 
@@ -68,3 +82,8 @@ def leaderboard(board: dict[str, Any]) -> str:
 
 def error(status: int, message: str) -> str:
     return render("error.html", status=status, message=message, title=f"Error {status}")
+
+
+def profile(name: str, mine: list[dict[str, Any]], best: dict[str, float]) -> str:
+    return render("profile.html", person=name, mine=mine, best=best,
+                  minutes=round(sum(float(m.get("minutes") or 0) for m in mine), 1), title="Profile")

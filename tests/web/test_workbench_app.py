@@ -67,7 +67,7 @@ def test_editor_gets_only_files_already_read_and_saves_through_write_file(client
 
 
 def test_submit_then_verdict_matches_the_result(client):
-    eid = _start(client)
+    eid = _start(client, mode="practice")                  # practice shows the running return
     assert client.get(f"/work/{eid}/verdict", follow_redirects=False).status_code == 303   # not ended yet
     r = client.post(f"/api/work/{eid}/act", json={"tool": "submit"}).json()
     assert r["terminated"] and r["verdict_url"] == f"/work/{eid}/verdict"
@@ -90,6 +90,7 @@ def test_episodes_belong_to_their_browser(client, tmp_path):
 @pytest.mark.parametrize("form, message", [
     ({"task": "no_such_task"}, "unknown task"),
     ({"seed": "abc"}, "seed must be a whole number"),
+    ({"seed": "-1"}, "seed must be 0 or more"),
     ({"variant": "nonexistent_variant"}, "nonexistent_variant"),
 ])
 def test_bad_start_forms_get_a_clear_page(client, form, message):

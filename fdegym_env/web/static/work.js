@@ -4,6 +4,8 @@
   const $ = (id) => document.getElementById(id);
   let chatWith = null;
   let busy = false;
+  let lastStatus = null;
+  let pendingWait = null;
 
   async function act(action) {
     if (busy) return null;
@@ -26,8 +28,13 @@
   function status(s) {
     $("status-turn").textContent = s.turn;
     $("status-clock").textContent = s.customer_time || "no calendar";
-    $("status-cost").textContent = Number(s.contact_cost).toFixed(3);
+    if ($("status-cost") && s.contact_cost !== null && s.contact_cost !== undefined) $("status-cost").textContent = Number(s.contact_cost).toFixed(3);
     $("status-inbox").textContent = s.inbox_new;
+    lastStatus = s;
+    if ($("status-turns-left")) $("status-turns-left").textContent = s.turns_left;
+    if ($("status-hours-left") && s.hours_left !== null && s.hours_left !== undefined) $("status-hours-left").textContent = s.hours_left;
+    const warn = $("limit-warning");
+    if (warn) { warn.textContent = (s.warnings || []).join(" · "); warn.classList.toggle("hidden", !(s.warnings || []).length); }
   }
 
   async function refresh() {
@@ -52,6 +59,12 @@
       if (!p.reachable) { li.classList.add("gone"); li.textContent += ` (${p.gone})`; }
       li.addEventListener("click", () => openChat(p.id, p.name, st.chats[p.id] || []));
       return li;
+    }));
+    $("inbox-thread").replaceChildren(...(st.inbox || []).map((m) => {
+      const d = document.createElement("div"); d.className = "inbox-item";
+      const at = document.createElement("span"); at.className = "muted"; at.textContent = m.at;
+      const pre = document.createElement("pre"); pre.textContent = m.text;
+      d.append(at, pre); return d;
     }));
     if (chatWith) renderChat(st.chats[chatWith] || []);
     $("timeline").replaceChildren(...st.timeline.map((t) => {
@@ -86,6 +99,20 @@
     const out = await resp.json();
     if (!resp.ok) { show(`Error: ${out.error}`); return; }
     $("editor-path").value = out.path; $("editor").value = out.content; selectTab("editor");
+    if (CM) { $("editor").classList.add("hidden"); CM.open($("cm-editor"), out.content, save); diffOn = false; }
+  }
+  // CodeMirror (static/editor.bundle.js) when it loaded; the plain textarea otherwise.
+  const CM = window.FdegymEditor || null;
+  let diffOn = false;
+  function editorText() { return CM && $("editor").classList.contains("hidden") ? CM.value() : $("editor").value; }
+  async function save() {
+    const path = $("editor-path").value.trim();
+    if (!path) return;
+    const content = editorText();
+    $("editor").value = content;
+    const out = await act({tool: "write_file", path, content});
+    if (out && out.valid && CM) CM.saved(content);
+    selectTab("editor");
   }
 
   $("file-tree").addEventListener("click", async (ev) => {
@@ -96,21 +123,64 @@
     $("editor-path").value = a.dataset.path;
   });
   $("btn-open").addEventListener("click", async () => {
+    // One read at most: a file already read this episode opens without another turn.
     const path = $("editor-path").value.trim();
-    if (path) { const out = await act({tool: "read_file", path}); if (out && out.valid) await openInEditor(path); }
+    if (!path) return;
+    const probe = await fetch(`/api/work/${eid}/file?path=${encodeURIComponent(path)}`);
+    if (probe.ok) { await openInEditor(path); return; }
+    const out = await act({tool: "read_file", path});
+    if (out && out.valid) await openInEditor(path);
   });
-  $("btn-save").addEventListener("click", () => {
-    const path = $("editor-path").value.trim();
-    if (path) act({tool: "write_file", path, content: $("editor").value});
-  });
-  $("terminal").addEventListener("submit", (ev) => {
+  $("btn-save").addEventListener("click", save);
+  $("btn-revert").addEventListener("click", () => { if (CM) { CM.revert($("cm-editor")); diffOn = false; } });
+  $("btn-diff").addEventListener("click", () => { if (CM) { diffOn = !diffOn; CM.diff($("cm-editor"), diffOn); } });
+  // The terminal keeps its scrollback (every command and output) and a history (Up/Down).
+  const history = [];
+  let historyAt = 0;
+  $("terminal").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const command = $("command").value.trim();
-    if (command) { act({tool: "run", command}); $("command").value = ""; }
+    if (!command) return;
+    history.push(command); historyAt = history.length;
+    $("command").value = "";
+    const out = await act({tool: "run", command});
+    const log = $("terminal-log");
+    log.textContent += `$ ${command}\n${out ? out.text : "(not run)"}\n`;
+    selectTab("terminal");
+    log.scrollTop = log.scrollHeight;
+  });
+  $("command").addEventListener("keydown", (ev) => {
+    if (ev.key !== "ArrowUp" && ev.key !== "ArrowDown") return;
+    ev.preventDefault();
+    historyAt = Math.max(0, Math.min(history.length, historyAt + (ev.key === "ArrowUp" ? -1 : 1)));
+    $("command").value = history[historyAt] || "";
+  });
+  if ($("btn-hint")) $("btn-hint").addEventListener("click", async () => {
+    const resp = await fetch(`/api/work/${eid}/hint`, {method: "POST"});
+    const out = await resp.json();
+    if (!resp.ok) { show(`Error: ${out.error}`); return; }
+    const d = document.createElement("div"); d.className = "hint";
+    const b = document.createElement("strong"); b.textContent = `${out.rung}: `;
+    d.append(b, document.createTextNode(out.text)); $("hints").append(d);
   });
   $("btn-directory").addEventListener("click", () => act({tool: "directory"}));
   $("btn-inbox").addEventListener("click", () => act({tool: "inbox"}));
-  $("btn-wait").addEventListener("click", () => act({tool: "wait", hours: Number($("wait-hours").value)}));
+  $("btn-wait").addEventListener("click", () => {
+    // Waiting moves the customer's clock for good and can end the engagement: ask first.
+    const hours = Number($("wait-hours").value);
+    const max = lastStatus ? lastStatus.wait_max_hours : 336;
+    if (!(hours > 0) || hours > max) { show(`Error: one wait is between 0 and ${max} hours (the tool's limit), got ${$("wait-hours").value}; wait several times if you need longer.`); return; }
+    const left = lastStatus ? lastStatus.hours_left : null;
+    let text = `Wait ${hours} customer hour(s)? The clock cannot be turned back.`;
+    if (left !== null && left !== undefined && hours >= left) text = `Waiting ${hours} h reaches the end of the engagement (${left} h left): system/ is deployed as it stands and the episode ends. Wait anyway?`;
+    pendingWait = hours;
+    $("confirm-wait-text").textContent = text;
+    $("confirm-wait").showModal();
+  });
+  $("confirm-wait").addEventListener("close", () => {
+    if ($("confirm-wait").returnValue === "ok" && pendingWait !== null) act({tool: "wait", hours: pendingWait});
+    pendingWait = null;
+  });
   $("btn-trial").addEventListener("click", () => act({tool: "trial"}));
   $("chat-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();

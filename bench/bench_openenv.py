@@ -12,29 +12,12 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures as cf
-import socket
 import statistics
-import subprocess
-import sys
 import time
 
+from fdegym_env.serving.openenv_client import launch_local_server
+
 ACTIONS = [{"tool": "list_files"}, {"tool": "read_file", "path": "TASK.md"}, {"tool": "directory"}]
-
-
-def start_server(task: str, max_episodes: int) -> tuple[subprocess.Popen, str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "fdegym_env.cli.main", "serve-env", "--port", str(port),
-                             "--task", task, "--max-episodes", str(max_episodes)], stdout=subprocess.DEVNULL)
-    for _ in range(300):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return proc, f"http://127.0.0.1:{port}"
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise SystemExit("serve-env did not start")
 
 
 def play_local(task: str, steps: int, seed: int) -> list[float]:
@@ -77,7 +60,7 @@ def main() -> None:
     p.add_argument("--clients", default="1,8")
     a = p.parse_args()
     counts = [int(c) for c in a.clients.split(",")]
-    proc, url = start_server(a.task, max(counts))
+    proc, url = launch_local_server(a.task, max(counts), quiet=True)
     try:
         play_remote(url, 5, 0)                                    # warm-up: imports and first reset on the server
         print(f"{'clients':>7} {'in-process steps/s':>19} {'server steps/s':>15} {'ratio':>6} "

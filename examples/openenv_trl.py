@@ -15,13 +15,10 @@ and prints the reward TRL would see. No TRL install is needed for the demo.
 from __future__ import annotations
 
 import argparse
-import socket
-import subprocess
-import sys
-import time
 from dataclasses import dataclass
 
 from fdegym_env.agents.adapters import make_trl_environment_factory, trl_tool_names
+from fdegym_env.serving.openenv_client import launch_local_server
 
 
 @dataclass
@@ -31,24 +28,8 @@ class Args:
     seed: int = 0
 
 
-def start_local_server(task: str) -> tuple[subprocess.Popen, str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "fdegym_env.cli.main", "serve-env", "--port", str(port),
-                             "--task", task, "--max-episodes", "2"])
-    for _ in range(300):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return proc, f"http://127.0.0.1:{port}"
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise SystemExit("the local server did not start")
-
-
 def main(args: Args) -> float:
-    proc, url = (None, args.base_url) if args.base_url else start_local_server(args.task)
+    proc, url = (None, args.base_url) if args.base_url else launch_local_server(args.task, max_episodes=2)
     try:
         Env = make_trl_environment_factory(args.task, base_url=url)
         print("tools TRL sees:", ", ".join(trl_tool_names(Env)))

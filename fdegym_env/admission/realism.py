@@ -239,12 +239,14 @@ def _sentences(text: str) -> list[str]:
 
 
 def _unreachable_in_directory(person: dict[str, Any]) -> bool:
-    return bool(person.get("off_limits"))
+    """Off limits, or gone from the start (``gone_after_hours: 0`` / ``gone_after_asks: 0``)."""
+    return bool(person.get("off_limits")) or any(person.get(k) == 0 for k in ("gone_after_hours", "gone_after_asks"))
 
 
 def _leaves_or_away(person: dict[str, Any]) -> bool:
-    """Reachable at the start but not always (leaves later, or some answers wait for a date)."""
-    if any(person.get(k) for k in ("gone_at", "gone_after_hours", "gone_after_asks")):
+    """Reachable at the start but not always (leaves later, or some answers wait for a date).
+    A 0 is a real setting (gone from the start), so presence is tested, not truth."""
+    if any(person.get(k) is not None for k in ("gone_at", "gone_after_hours", "gone_after_asks")):
         return True
     return any(t.get("available_at") or t.get("available_after_hours") for t in person.get("topics") or [])
 

@@ -133,10 +133,10 @@ def _loads(text: str, what: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise ActionError(f"Could not parse {what} as JSON ({e.msg} at position {e.pos}). "
+        raise ActionError(f"{what[0].upper() + what[1:]}: not valid JSON ({e.msg}, at character {e.pos}). "
                           'Send e.g. {"tool": "list_files"}.') from None
     except (RecursionError, ValueError) as e:   # ValueError: e.g. an integer with too many digits
-        raise ActionError(f"Could not parse {what} as JSON ({type(e).__name__}: {str(e)[:120]}). "
+        raise ActionError(f"{what[0].upper() + what[1:]}: not valid JSON ({type(e).__name__}: {str(e)[:120]}). "
                           'Send e.g. {"tool": "list_files"}.') from None
 
 

@@ -168,7 +168,9 @@ def copy_tree(src: str | os.PathLike, dest: str | os.PathLike, *, skip: Callable
 def remove_tree(path: str | os.PathLike) -> None:
     """Delete ``path`` and everything under it, however deep, never following a symlink; what cannot
     be deleted is left (like ``shutil.rmtree(ignore_errors=True)``). The common case is
-    ``shutil.rmtree``; a tree too deep for it is finished level by level through folder descriptors."""
+    ``shutil.rmtree``; a tree too deep for it, or with folders the agent made unreadable or
+    read-only, is finished level by level through folder descriptors, restoring the owner's
+    permissions on each folder it enters."""
     path = os.fspath(path)
     try:
         shutil.rmtree(path)
@@ -183,6 +185,27 @@ def remove_tree(path: str | os.PathLike) -> None:
         pass
 
 
+def _open_dir(name: str, dir_fd: int | None) -> int:
+    """A descriptor of the folder ``name`` (never through a symlink) whose owner may list and empty it:
+    a folder the agent made unreadable or read-only gets ``rwx`` back for its owner first. The mode
+    is changed through an ``O_PATH`` descriptor, so a symlink swapped in meanwhile is never followed."""
+    try:
+        fd = os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
+    except PermissionError:
+        pfd = os.open(name, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), dir_fd=dir_fd)
+        try:
+            os.chmod(f"/proc/self/fd/{pfd}", 0o700)
+            fd = os.open(".", os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0), dir_fd=pfd)
+        finally:
+            os.close(pfd)
+    if os.fstat(fd).st_mode & 0o700 != 0o700:
+        try:
+            os.fchmod(fd, 0o700)
+        except OSError:
+            pass
+    return fd
+
+
 def _remove_deep(path: str) -> None:
     """Depth-first removal holding one folder descriptor at a time: going back up opens ``..`` and
     checks it is the folder we came down from (device and inode), so a moved folder stops the walk."""
@@ -193,7 +216,7 @@ def _remove_deep(path: str) -> None:
     if not stat.S_ISDIR(st.st_mode):
         os.unlink(path)
         return
-    fd = os.open(path, _DIR_FLAGS)
+    fd = _open_dir(path, None)
     ids = [(st.st_dev, st.st_ino)]
     names: list[str] = []
     stuck: list[set[str]] = [set()]   # per level: entries that could not be removed
@@ -215,7 +238,7 @@ def _remove_deep(path: str) -> None:
                         stuck[-1].add(e.name)
             if child is not None:
                 try:
-                    cfd = os.open(child, _DIR_FLAGS, dir_fd=fd)
+                    cfd = _open_dir(child, fd)
                 except OSError:
                     stuck[-1].add(child)
                     continue

@@ -37,6 +37,8 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from fdegym_env.core.fstree import remove_tree
+
 log = logging.getLogger(__name__)
 
 MARKER = ".fdegym-owner"
@@ -122,37 +124,6 @@ def owner_alive(marker: dict) -> bool:
     if started is None:
         return False
     return marker.get("start") is None or started == marker.get("start")
-
-
-def remove_tree(path: str | os.PathLike) -> None:
-    """Delete a folder tree without recursion (any depth), never following symlinks; errors skipped."""
-    top = os.fspath(path)
-    stack = [(top, False)]
-    while stack:
-        folder, listed = stack.pop()
-        if listed:
-            try:
-                os.rmdir(folder)
-            except OSError:
-                pass
-            continue
-        stack.append((folder, True))
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for e in entries:
-            try:
-                if e.is_dir(follow_symlinks=False):
-                    try:
-                        os.chmod(e.path, 0o700)   # a folder the agent made unreadable is still ours to empty
-                    except OSError:
-                        pass
-                    stack.append((e.path, False))
-                else:
-                    os.unlink(e.path)
-            except OSError:
-                pass
 
 
 def remove_owned(root: str | os.PathLike) -> bool:

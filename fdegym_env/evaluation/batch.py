@@ -309,6 +309,7 @@ class LocalBackend(Backend):
             raise ValueError(f"workers must be >= 1, got {workers}")
         self.workers = workers
         self._pool = None
+        self._broken_workers: list = []   # processes of broken pools, swept again at close
 
     @staticmethod
     def _new_pool(workers: int):
@@ -331,6 +332,7 @@ class LocalBackend(Backend):
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
             _sweep_dead_workers(workers)
+            self._broken_workers += workers
 
     def run(self, jobs):
         from concurrent.futures import FIRST_COMPLETED, wait
@@ -357,6 +359,7 @@ class LocalBackend(Backend):
                 workers = list((getattr(self._pool, "_processes", None) or {}).values())
                 self._pool.shutdown(wait=False, cancel_futures=True)
                 _sweep_dead_workers(workers)
+                self._broken_workers += workers
                 for job in victims:
                     yield job[0], self._run_alone(job)
                 self._pool = self._new_pool(self.workers)
@@ -365,6 +368,10 @@ class LocalBackend(Backend):
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+        # a worker a broken pool was still terminating when it was first swept (a loaded machine)
+        # has ended by now: its folders go too
+        _sweep_dead_workers(self._broken_workers)
+        self._broken_workers = []
 
 
 def _sweep_dead_workers(workers: list, wait_s: float = 10.0) -> None:

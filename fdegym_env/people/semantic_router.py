@@ -25,10 +25,13 @@ Defaults were chosen on the tuning sets (``tests/routing/<task>.yaml``) only; fi
 and blind sets are in docs/routing.md.
 
 Example:
-    >>> r = SemanticRouter([{"id": "ann", "topics": [{"id": "refunds", "about": "when refunds are paid",
-    ...                      "answer": "Refunds go out within 5 working days."}]}])
-    >>> [t["id"] for t in r.route(r.people["ann"], "How long until a customer gets their money back?", [])[0]]
+    >>> r = SemanticRouter([{"id": "ann", "topics": [
+    ...     {"id": "refunds", "about": "when refunds are paid", "answer": "Refunds go out within 5 working days."},
+    ...     {"id": "hours", "about": "office opening hours", "answer": "We open 9 to 5."}]}])
+    >>> [t["id"] for t in r.route(r.people["ann"], "How quickly is a refund paid out?", [])[0]]
     ['refunds']
+    >>> [t["id"] for t in r.route(r.people["ann"], "What time do you open?", [])[0]]
+    ['hours']
 """
 
 from __future__ import annotations

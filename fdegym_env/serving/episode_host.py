@@ -149,6 +149,22 @@ class EpisodeHost:
             if self._env is not None:
                 self._env.close()
 
+    def close_from_signal(self) -> None:
+        """:meth:`close` for a signal handler, which may interrupt this very thread inside
+        :meth:`start` or :meth:`step` (holding the lock): then the folders this process made are
+        deleted directly instead of waiting on a lock that is never released."""
+        if self._lock.acquire(blocking=False):
+            try:
+                self.closed = True
+                if self._env is not None:
+                    self._env.close()
+            finally:
+                self._lock.release()
+        else:
+            from fdegym_env.core.owned import release_all
+            self.closed = True
+            release_all()
+
 
 def result_text(result: dict[str, Any]) -> str:
     """The graded result as the env words it at the end of an episode."""

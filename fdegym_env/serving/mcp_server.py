@@ -81,7 +81,7 @@ def serve_stdio(host: EpisodeHost) -> None:
     from mcp.server.stdio import stdio_server
 
     def _exit(signum, frame):  # a client that stops its server with SIGTERM: the workspace still goes
-        host.close()  # (the stdin reader thread would keep a graceful exit waiting)
+        host.close_from_signal()  # (the stdin reader thread would keep a graceful exit waiting)
         os._exit(0)
     signal.signal(signal.SIGTERM, _exit)
     host.start()

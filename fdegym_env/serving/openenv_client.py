@@ -15,6 +15,10 @@ Example:
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
+import time
 from typing import Any
 
 import numpy as np
@@ -82,3 +86,26 @@ class RemoteFDEGymEnv:
 
     def close(self) -> None:
         self._client.close()
+
+
+def launch_local_server(task: str, max_episodes: int = 8, idle_timeout_s: float = 900.0,
+                        quiet: bool = False, wait_s: float = 60.0) -> tuple[subprocess.Popen, str]:
+    """Start ``fdegym serve-env`` on a free local port; returns the process and its ``http://`` address
+    once it accepts connections (for demos, benches and tests; stop it with ``proc.terminate()``)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "fdegym_env.cli.main", "serve-env", "--port", str(port),
+                             "--task", task, "--max-episodes", str(max_episodes), "--idle-timeout", str(idle_timeout_s)],
+                            stdout=subprocess.DEVNULL if quiet else None)
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return proc, f"http://127.0.0.1:{port}"
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError(f"fdegym serve-env exited with code {proc.returncode} before listening")
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError(f"fdegym serve-env did not listen within {wait_s:.0f} s")

@@ -76,6 +76,11 @@ def test_brief_saying_someone_left_who_is_listed_reachable_fails(tiny):
     brief.write_text(brief.read_text(encoding="utf-8") + "\nOlu has left the company.\n", encoding="utf-8")
     bad = _failing(Task.load(tiny))
     assert bad and "L1 says Olu Ops is not reachable" in bad[0]["value"]
+    # gone from the start (a 0 is a setting, not "unset") agrees with the brief
+    people = tiny / "people.yaml"
+    people.write_text(people.read_text(encoding="utf-8").replace("    patience: 3\n", "    patience: 3\n    gone_after_hours: 0\n", 1),
+                      encoding="utf-8")
+    assert _failing(Task.load(tiny)) == []
 
 
 def test_brief_sending_the_agent_to_an_off_limits_person_fails(tiny):

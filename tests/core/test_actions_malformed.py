@@ -26,7 +26,7 @@ MALFORMED = {
     "non_string_key": ({"tool": "list_files", 1: "x"}, "Argument names must be strings, got 1 (int)"),
     "non_string_key_in_arguments": ({"name": "list_files", "arguments": {1: "x"}}, "Argument names must be strings"),
     "huge_int": ({"tool": "wait", "hours": 10 ** 400}, "must be a number from -1e+12 to 1e+12"),
-    "huge_int_text": ('{"tool": "wait", "hours": ' + "1" * 5000 + "}", "Could not parse the action as JSON"),
+    "huge_int_text": ('{"tool": "wait", "hours": ' + "1" * 5000 + "}", "The action: not valid JSON"),
     "too_big_number": ({"tool": "wait", "hours": 1e300}, "must be a number from -1e+12 to 1e+12"),
     "inf": ({"tool": "wait", "hours": float("inf")}, "must be a finite number"),
     "nan": ({"tool": "run", "command": "ls", "timeout_s": float("nan")}, "must be a finite number"),

@@ -11,6 +11,7 @@ import pytest
 
 from fdegym_env import FDEGymEnv
 from fdegym_env.core import workspace as wsmod
+from fdegym_env.core.owned import make_owned_dir
 from fdegym_env.wrappers import ChatEnv
 from tests.conftest import TINY
 
@@ -134,8 +135,7 @@ def test_a_deep_tree_made_by_run_leaves_the_env_usable(tmp_path):
 
 
 def test_remove_workspace_handles_a_tree_deeper_than_path_max(tmp_path):
-    root = tmp_path / "fdegym-x"
-    os.mkdir(root)
+    root = make_owned_dir("fdegym-x", tmp_path)   # a workspace root this process made
     fd = os.open(root, os.O_RDONLY)
     for _ in range(2100):   # 2100 levels of a 2-byte name: past PATH_MAX (4096)
         os.mkdir("dd", dir_fd=fd)

@@ -82,7 +82,7 @@ def test_a_shell_episode_equals_the_in_process_episode(fdegym, tmp_path):
 def test_malformed_action_is_an_observation(fdegym):
     assert fdegym("episode", "start", "bad", "news_incident").returncode == 0
     r = fdegym("episode", "act", "bad", "{not json")
-    assert r.returncode == 0 and r.stdout.startswith("Error: Could not parse the action as JSON")
+    assert r.returncode == 0 and r.stdout.startswith("Error: The action: not valid JSON")
     r = fdegym("episode", "act", "bad", "-", stdin='{"tool": "read_file"}')
     assert r.returncode == 0 and "read_file needs the argument 'path'" in r.stdout
     assert fdegym("episode", "stop", "bad").returncode == 0

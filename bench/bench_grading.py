@@ -1,4 +1,4 @@
-"""Grading, validate and RL-loop speed, old way against new way in the same run (issue 21).
+"""Grading, validate and RL-loop speed, old way against new way in the same run.
 
     python bench/bench_grading.py [--tasks a,b] [--reps 5] [--validate none|quick|full] [--menu-steps 600]
                                   [--menu-runs 3]

@@ -4,7 +4,7 @@
 
 Prints the median reset time (ms) per task, with the ratio to a bare ``shutil.copytree`` of the
 same world (the floor any fresh-workspace design pays), and the median cost of a few cheap steps.
-Goal (issue 2): news_incident reset < 100 ms median.
+Goal: news_incident reset < 100 ms median.
 """
 
 from __future__ import annotations

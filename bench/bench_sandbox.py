@@ -8,7 +8,7 @@ Prints, per available backend:
 - the median ``run(["python3", "-c", "pass"])``, the shape of one grading entry-point call;
 - the median per-episode sandbox reset: ``close()`` of the old sandbox + ``start()`` of a new one
   on a fresh workspace (what ``env.reset`` pays for the sandbox).
-Goals (issue 3): bwrap ``run`` overhead <= 5 ms; docker reset <= 300 ms.
+Goals: bwrap ``run`` overhead <= 5 ms; docker reset <= 300 ms.
 """
 
 from __future__ import annotations

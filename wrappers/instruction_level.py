@@ -1,4 +1,4 @@
-"""Choose the instruction level (DESIGN §7) of every episode of an env.
+"""Choose the instruction level (docs/design.md, Instruction levels) of every episode of an env.
 
 L0 states the real problem, the rules and how it is scored; L1 withholds the constraints; L2 gives
 the business goal and symptoms only; L3 is the sponsor's original request. Only the brief changes:

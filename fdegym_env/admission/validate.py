@@ -1,4 +1,4 @@
-"""Admission checks (SCENARIOS.md): does a task measure judgment, and does gaming it score nothing?
+"""Admission checks (docs/scenarios.md): does a task measure judgment, and does gaming it score nothing?
 
 Per variant: do-nothing, literal, reference, ``diligent``, every ``shortcut_*`` and ``bypass_*`` are
 applied to a fresh world and graded, and on named variants the menu's declared plan (menu.yaml

@@ -13,6 +13,7 @@ import json
 import sys
 
 from fdegym_env.cli.args import check_output_file, check_output_folder, seed_arg
+from fdegym_env.people.routers import ROUTER_NAMES
 
 
 def _csv(text: str) -> list[str]:
@@ -36,7 +37,7 @@ def _bench_setup(p):
     p.add_argument("--ray-runtime-env", default=None, help="JSON runtime_env for Ray workers, e.g. "
                                                           "'{\"pip\": [\"fdegym\"]}'")
     p.add_argument("--sandbox", default="auto", choices=["auto", "bwrap", "docker", "none"])
-    p.add_argument("--router", default=None, choices=["semantic", "regex", "lexical", "llm"])
+    p.add_argument("--router", default=None, choices=ROUTER_NAMES)
     p.add_argument("--model", default=None, help="model name for --agents llm")
     p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint for --agents llm")
     p.add_argument("--api-key-file", default=None)

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from fdegym_env.serving import episode_daemon as ed
+from fdegym_env.people.routers import ROUTER_NAMES
 
 
 def _setup(p) -> None:
@@ -31,7 +32,7 @@ def _setup(p) -> None:
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--dir", default=None, help="where the transcript and result go (default ./episodes/NAME)")
     s.add_argument("--sandbox", default="auto", choices=["auto", "bwrap", "docker", "none"])
-    s.add_argument("--router", default=None, choices=["regex", "lexical", "llm"])
+    s.add_argument("--router", default=None, choices=ROUTER_NAMES)
     s.add_argument("--agent", default="external", help="the agent name written into the result")
     s.add_argument("--idle-timeout", type=float, default=ed.DEFAULT_IDLE_TIMEOUT_S,
                    help="seconds without a request after which the episode is dropped, ungraded (default 7200)")

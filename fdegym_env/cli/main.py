@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from fdegym_env.cli.args import check_output_file, check_output_folder, seed_arg
+from fdegym_env.people.routers import ROUTER_NAMES
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def _run_setup(p):
     p.add_argument("--variant", default="base")
     p.add_argument("--seed", type=seed_arg, default=0)
     p.add_argument("--sandbox", default="auto", choices=["auto", "bwrap", "docker", "none"])
-    p.add_argument("--router", default=None, choices=["semantic", "regex", "lexical", "llm"])
+    p.add_argument("--router", default=None, choices=ROUTER_NAMES)
     p.add_argument("--model", default=None, help="model name for --agent llm")
     p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint for --agent llm")
     p.add_argument("--api-key-file", default=None)

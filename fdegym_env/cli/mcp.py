@@ -9,6 +9,7 @@ Needs the ``[mcp]`` extra (the official ``mcp`` SDK, 2.x). See docs/agents_from_
 from __future__ import annotations
 
 import sys
+from fdegym_env.people.routers import ROUTER_NAMES
 
 
 def _setup(p) -> None:
@@ -18,7 +19,7 @@ def _setup(p) -> None:
     p.add_argument("--variant", default="base", help="a named variant, random, sample or sample:N")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--sandbox", default="auto", choices=["auto", "bwrap", "docker", "none"])
-    p.add_argument("--router", default=None, choices=["regex", "lexical", "llm"])
+    p.add_argument("--router", default=None, choices=ROUTER_NAMES)
     p.add_argument("--record", default=None, help="write a JSONL recording of the episode (fdegym show/replay)")
     p.add_argument("--result", default=None, help="write the graded result here as JSON when the episode ends")
     p.add_argument("--agent", default="mcp", help="the agent name written into the result")

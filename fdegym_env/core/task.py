@@ -215,8 +215,9 @@ class Task:
                                   ep.get("timeout_s"), ep.get("output")))
         limits = {"max_turns": 150, "max_customer_days": 30, "max_wall_seconds": 3600}
         limits.update(data.get("limits") or {})
+        from fdegym_env.people.routers import ROUTER_NAMES
         router = data.get("router", "semantic")
-        if router not in ("semantic", "regex", "lexical", "llm"):
+        if router not in ROUTER_NAMES:
             raise TaskFormatError(f"{where}: field 'router' must be semantic, lexical, regex or llm, got {router!r}")
         title = _need(data, "title", str, where)
         agent_title = data.get("agent_title")

@@ -1,7 +1,7 @@
 """Run many episodes: agents × tasks × levels × variants × repeats, on a local process pool or Ray.
 
 Every run is one episode with its own environment (its own workspace and sandbox). Results append
-to ``DIR/results.jsonl``, one DESIGN §5 result per line plus ``run_id``, ``agent_spec``, ``repeat``,
+to ``DIR/results.jsonl``, one result (docs/design.md, Score and reward) per line plus ``run_id``, ``agent_spec``, ``repeat``,
 ``round``, timing (``wall_seconds``, ``started``, ``finished``), ``usage`` (LLM agents) and where it
 ran (``backend``, ``worker``). The file is the batch's state:
 

@@ -13,7 +13,7 @@ calls the task's entry points there. How each call runs is the task's ``process:
 A crash, hang or malformed result is an incident, never an exception; a call that hangs takes the
 system down for the rest of the grading, as in production.
 
-Score (DESIGN §5, paper §2.3):
+Score (docs/design.md, Score and reward, paper §2.3):
     U = (kpi - kpi_baseline) / (kpi_reference - kpi_baseline); an incident caps U at 0;
     score = max(-1, U) - contact_cost; resolved = score >= 0.8 and no incident.
 """
@@ -319,7 +319,7 @@ class GradeOutcome:
     isolation: str = ""
 
 
-# Grading is a pure function of (task, variant, workspace content) — SCENARIOS.md requires graders
+# Grading is a pure function of (task, variant, workspace content) — docs/scenarios.md requires graders
 # to be deterministic — so identical deliveries are graded once per process. RL loops deliver the
 # same few systems thousands of times. FDEGYM_GRADE_CACHE=0 turns this off.
 _GRADE_CACHE: OrderedDict[tuple, GradeOutcome] = OrderedDict()

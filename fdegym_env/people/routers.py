@@ -497,6 +497,7 @@ ROUTER_KINDS: dict[str, RouterFactory] = {
     "lexical": lambda people, **kwargs: LexicalRouter(people, **kwargs),
 }  # "semantic" and "llm" are added by their modules (imported by fdegym_env.people)
 DEFAULT_ROUTER = "semantic"
+ROUTER_NAMES = ("semantic", "lexical", "regex", "llm")   # every router a task or a command line may name
 
 
 def register_router(kind: str, factory: RouterFactory) -> None:

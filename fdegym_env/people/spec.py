@@ -1,4 +1,4 @@
-"""Validation of people.yaml (the reference harness's npcs.json semantics, DESIGN §9)."""
+"""Validation of people.yaml (the reference harness's npcs.json semantics, docs/design.md, People)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sandboxes for the agent's commands and for grading delivered code (DESIGN §8)."""
+"""Sandboxes for the agent's commands and for grading delivered code (docs/design.md, Sandbox)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The sandbox interface: every command the agent runs and every call grading makes goes through it.
 
-Backends: ``bwrap`` (default), ``docker``, ``none`` (explicit opt-in). See DESIGN §8.
+Backends: ``bwrap`` (default), ``docker``, ``none`` (explicit opt-in). See docs/design.md, Sandbox.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Probes: one small check per sandbox guarantee (DESIGN §8), run by ``fdegym doctor`` and the tests.
+"""Probes: one small check per sandbox guarantee (docs/design.md, Sandbox), run by ``fdegym doctor`` and the tests.
 
 A :class:`ProbeContext` builds a realistic layout — a workspace inside an episode folder, a sibling
 episode's workspace with a secret, a secret in the host temp dir, two local TCP servers (one

@@ -1,6 +1,6 @@
 """Lines of a scenario's harness: every text file outside ``world/`` and ``briefs/`` (Python, YAML,
 solutions and their overlay folders, and any data table a generator reads), except the top-level
-``*.md`` design notes. The toolkit's budget (issue 18) is counted this way, so moving code or
+``*.md`` design notes. The toolkit's budget is counted this way, so moving code or
 phrase tables into another file type does not make a scenario cheaper.
 
 ``python -m fdegym_env.tasklib.size [TASKS_FOLDER]`` prints one row per task.

@@ -46,7 +46,7 @@ IMPACT = {"scanner": (1.0, 8.0), "outage": (1.0, 8.0), "password": (0.5, 24.0), 
 PAGE_COST_H = 10.0
 
 
-@lru_cache(maxsize=1 << 15)   # pure: every grading replays the same opening times (speed, issue 21)
+@lru_cache(maxsize=1 << 15)   # pure: every grading replays the same opening times (speed)
 def add_business_hours(t: datetime, hours: float, queue: str) -> datetime:
     return CAL[queue].add_hours(t, hours)
 

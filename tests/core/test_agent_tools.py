@@ -1,4 +1,4 @@
-"""What agents hit with the workspace tools (issue 17, item 5), each pinned by a test.
+"""What agents hit with the workspace tools, each pinned by a test.
 
 - ``run`` output past the cap is cut in the middle; the full output is saved in the workspace under
   ``.fdegym/run/`` and the cut marker says where, so ``read_file`` can page it;

@@ -132,3 +132,13 @@ def test_doctor_reports_what_auto_uses_when_a_check_fails(capsys, monkeypatch):
     code, out, _ = _cli(capsys, "doctor", "--backend", "bwrap", "--json")
     report = json.loads(out)
     assert report["auto"] == "bwrap" and report["auto_failed_probes"] == ["ports"] and not report["ok"]
+
+
+@pytest.mark.parametrize("command", [["run"], ["bench"], ["mcp"], ["episode", "start"]])
+def test_every_command_taking_a_router_offers_every_router(capsys, command):
+    """The default router (semantic) and every other one can be named wherever --router is taken."""
+    from fdegym_env.people.routers import DEFAULT_ROUTER, ROUTER_KINDS, ROUTER_NAMES
+    import fdegym_env.people  # noqa: F401  (registers the semantic and llm routers)
+    assert set(ROUTER_NAMES) == set(ROUTER_KINDS) and DEFAULT_ROUTER in ROUTER_NAMES
+    code, out, _ = _cli(capsys, *command, "--help")
+    assert code == 0 and "{" + ",".join(ROUTER_NAMES) + "}" in out.replace("\n", "").replace(" ", "")

@@ -1,4 +1,4 @@
-"""`fdegym run` on every shipped task: the paper's anchors hold for real episodes (issue 2)."""
+"""`fdegym run` on every shipped task: the paper's anchors hold for real episodes."""
 
 from __future__ import annotations
 

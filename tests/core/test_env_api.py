@@ -1,4 +1,4 @@
-"""The Gymnasium contract, on every registered task (DESIGN §4–6)."""
+"""The Gymnasium contract, on every registered task (docs/design.md, The episode to Spaces)."""
 
 from __future__ import annotations
 

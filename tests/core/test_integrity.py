@@ -1,4 +1,4 @@
-"""What decides the score lives in the env process: a shell command cannot change it (issue 5)."""
+"""What decides the score lives in the env process: a shell command cannot change it."""
 
 from __future__ import annotations
 

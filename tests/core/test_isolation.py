@@ -1,4 +1,4 @@
-"""From inside the sandbox, nothing that decides the score can be read (DESIGN §7–8)."""
+"""From inside the sandbox, nothing that decides the score can be read (docs/design.md, Instruction levels and Sandbox)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The leak check: at L2/L3 the agent sees only what the level allows (issue 17, item 1).
+"""The leak check: at L2/L3 the agent sees only what the level allows.
 
 Every registered task, at L2 and L3, on every named variant and 20 samples: the reset observation
 names no catalog title, truth fact, variant or parameter; the workspace holds no title, truth text,

@@ -1,4 +1,4 @@
-"""The wheel installs fdegym_env with its sub-packages mapped from top-level folders (DESIGN §3)."""
+"""The wheel installs fdegym_env with its sub-packages mapped from top-level folders (docs/design.md, Layout)."""
 
 from __future__ import annotations
 

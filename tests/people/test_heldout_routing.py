@@ -1,4 +1,4 @@
-"""People answer the question asked, measured on held-out questions (issue 17).
+"""People answer the question asked, measured on held-out questions.
 
 Each ``tests/routing/heldout/<task>.yaml`` was written before the task's people were tuned and is
 never tuned against. Every question goes through the whole engine with fresh state; a reply that

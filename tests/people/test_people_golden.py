@@ -1,4 +1,4 @@
-"""Golden tests of the stakeholder engine: one per semantic of people.yaml (DESIGN §9), against
+"""Golden tests of the stakeholder engine: one per semantic of people.yaml (docs/design.md, People), against
 hand-written specs, with the reference harness's numbers and tags."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The sandbox guarantees (DESIGN §8), probed against every available backend.
+"""The sandbox guarantees (docs/design.md, Sandbox), probed against every available backend.
 
 bwrap is the default backend and must be available: if it is not, these tests fail (they do not
 skip). docker is optional: without a daemon and the image, its tests skip with a loud reason that

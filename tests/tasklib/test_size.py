@@ -1,4 +1,4 @@
-"""Lines per scenario: what the toolkit's budget counts (issue 18)."""
+"""Lines per scenario: what the toolkit's budget counts."""
 
 from pathlib import Path
 

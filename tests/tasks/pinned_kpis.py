@@ -1,4 +1,4 @@
-"""KPIs pinned for the toolkit migration (issue 18): per task, named variant and solution kind.
+"""KPIs pinned for the toolkit migration: per task, named variant and solution kind.
 
 ``python -m tests.tasks.pinned_kpis`` regenerates ``pinned_kpis.json`` from today's code; the test
 in ``test_pinned_kpis.py`` grades the same workspaces and compares to 1e-9.

@@ -1,5 +1,5 @@
 """billing_dispute: the held-out edge cases exist, the truth treats them as the world documents,
-the reference handles them and the diligent solution does not (issue 17).
+the reference handles them and the diligent solution does not.
 
 Edge cases: plan changes stamped account-local near midnight on the month boundary (the extract is
 cut on UTC), signed order-form amendments that restate or end a price lock from their effective

@@ -1,6 +1,6 @@
 """pager_fatigue: the held-out edge cases exist on every named variant and on samples, the world
 holds evidence for each, and the reference's hooks treat them the way the evidence says while
-the diligent solution's hooks do not (issue 17: facts found is not delivery)."""
+the diligent solution's hooks do not (facts found is not delivery)."""
 
 from __future__ import annotations
 

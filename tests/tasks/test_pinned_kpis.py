@@ -1,4 +1,4 @@
-"""The toolkit migration (issue 18) must not move any task's numbers: every pinned solution's KPI on
+"""The toolkit migration must not move any task's numbers: every pinned solution's KPI on
 every named variant equals the value measured before the migration, to 1e-9, and so does whether it
 raised an incident. Regenerate only on purpose: ``python -m tests.tasks.pinned_kpis TASK``."""
 

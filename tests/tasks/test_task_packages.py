@@ -1,4 +1,4 @@
-"""Task folders are real packages (issue 18): every file is one module object per process, and a
+"""Task folders are real packages: every file is one module object per process, and a
 module importing a sibling gets the very object ``Task.module`` returns."""
 
 from __future__ import annotations

@@ -2,6 +2,13 @@
 
 It moves only when the agent does something that takes the customer's time: each message costs
 ``ask_minutes``, a trial a day, and the agent can wait.
+
+Example:
+    >>> c = Clock("2026-03-02T09:00")
+    >>> c.advance(90); c.stamp(), c.hours
+    ('Mon 02 Mar 10:30', 1.5)
+    >>> c.advance(-30); c.minutes        # time never runs backwards
+    90.0
 """
 
 from __future__ import annotations

@@ -18,6 +18,24 @@ from tests.core.test_import_graph import _modules
 OPTIONAL = {"openai": "llm", "pettingzoo": "multiagent", "stable_baselines3": "sb3", "sb3_contrib": "sb3",
             "ray": "ray", "docker": "docker", "matplotlib": "plot"}
 MODULES = sorted(m for m in _modules() if m != "fdegym_env.tasks")
+# Modules whose docstrings hold no example: package markers, command-line front ends, servers and
+# processes that only run as such. Every other module must run at least one example, and a module
+# listed here that gains one must leave the list (both are asserted).
+NO_EXAMPLES = frozenset({
+    "fdegym_env", "fdegym_env.admission", "fdegym_env.agents", "fdegym_env.cli", "fdegym_env.core",
+    "fdegym_env.evaluation", "fdegym_env.grading", "fdegym_env.llm", "fdegym_env.people", "fdegym_env.sandbox",
+    "fdegym_env.serving", "fdegym_env.tasklib", "fdegym_env.testing", "fdegym_env.web", "fdegym_env.wrappers",
+    "fdegym_env.cli.batch", "fdegym_env.cli.episode", "fdegym_env.cli.main", "fdegym_env.cli.mcp", "fdegym_env.cli.record",
+    "fdegym_env.cli.sandbox", "fdegym_env.cli.serve", "fdegym_env.harness.cli", "fdegym_env.harness.clients",
+    "fdegym_env.harness.envvars", "fdegym_env.serving.episode_daemon", "fdegym_env.serving.episode_pool",
+    "fdegym_env.serving.mcp_server", "fdegym_env.web.views", "fdegym_env.sandbox.executor_sandbox",
+    "fdegym_env.sandbox.none", "fdegym_env.sandbox.base",
+    # run real episodes, sandboxes or graders: covered by their own tests rather than an example
+    "fdegym_env.admission.bypasses", "fdegym_env.admission.realism", "fdegym_env.admission.validate",
+    "fdegym_env.agents.base", "fdegym_env.agents.baselines", "fdegym_env.core.paths", "fdegym_env.core.workspace",
+    "fdegym_env.core.yamlio", "fdegym_env.people.engine", "fdegym_env.people.spec", "fdegym_env.serving.episode_host",
+    "fdegym_env.tasklib.evaluation", "fdegym_env.tasklib.menu", "fdegym_env.tasklib.size", "fdegym_env.tasklib.solutions",
+})
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -38,6 +56,11 @@ def test_docstring_examples_run(name, tmp_path, monkeypatch):
         runner.run(t)
     res = runner.summarize(verbose=False)
     assert res.failed == 0, f"{res.failed} of {res.attempted} docstring examples in {name} failed (output above)"
+    found = sum(len(t.examples) for t in tests)   # run, or marked +SKIP (needs a server, a model ...)
+    if name in NO_EXAMPLES:
+        assert found == 0, f"{name} now has examples: take it off NO_EXAMPLES"
+    else:
+        assert found > 0, f"{name} has no docstring example: add one (or list it in NO_EXAMPLES, saying why)"
 
 
 def test_the_finder_sees_the_examples():

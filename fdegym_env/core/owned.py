@@ -175,9 +175,34 @@ def sweep_dead(parent: str | os.PathLike, pid: int | None = None) -> list[Path]:
     return gone
 
 
+def child_run_token(label: str) -> str:
+    """A run token for processes this one hands work to (a batch's workers): this process's token
+    with ``/label`` appended, so their folders can be swept as a group and still count as this run's
+    (:func:`left_by_run`)."""
+    parent = os.environ.get(RUN_TOKEN_ENV, "")
+    return f"{parent}/{label}" if parent else label
+
+
+def _of_run(marker: dict | None, run_token: str) -> bool:
+    run = str((marker or {}).get("run", ""))
+    return marker is not None and (run == run_token or run.startswith(run_token + "/"))
+
+
 def left_by_run(parent: str | os.PathLike, run_token: str) -> list[Path]:
-    """The ``fdegym-*`` folders under ``parent`` whose marker carries ``run_token``."""
-    return [p for p, marker in fdegym_entries(parent) if marker is not None and marker.get("run") == run_token]
+    """The ``fdegym-*`` folders under ``parent`` whose marker carries ``run_token`` (or a child token of it)."""
+    return [p for p, marker in fdegym_entries(parent) if _of_run(marker, run_token)]
+
+
+def sweep_dead_of_run(parent: str | os.PathLike, run_token: str) -> list[Path]:
+    """:func:`sweep_dead` for the folders of one run token (and its children): what the workers of a
+    batch left when they died, wherever they ran on this machine (a process pool, a local Ray)."""
+    gone = []
+    for p, marker in fdegym_entries(parent):
+        if marker is None or not _of_run(marker, run_token) or owner_alive(marker):
+            continue
+        remove_tree(p)
+        gone.append(p)
+    return gone
 
 
 class _Hook:

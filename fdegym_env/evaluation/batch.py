@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import socket
 import sys
 import time
@@ -190,14 +191,16 @@ def _check_agents(agents: list[str]) -> None:
 
 
 # --- one run (executed in a worker) -----------------------------------------------------------------------
-def run_one(run: dict[str, Any], env_kwargs: dict[str, Any], agent_kwargs: dict[str, Any] | None = None
-            ) -> dict[str, Any]:
+def run_one(run: dict[str, Any], env_kwargs: dict[str, Any], agent_kwargs: dict[str, Any] | None = None,
+            run_token: str | None = None) -> dict[str, Any]:
     """Play one episode in this process and return its result line (never raises).
 
     Args:
         run: a :class:`RunSpec` as a dict.
         env_kwargs: ``sandbox`` and ``router`` for the env.
         agent_kwargs: keyword arguments for ``make_agent``.
+        run_token: the batch's token, written into the markers of the folders this episode makes, so
+            the driver can sweep them if this process dies (:func:`fdegym_env.core.owned.sweep_dead_of_run`).
 
     Returns:
         ``{"ok": True, "result": {...}}`` or ``{"ok": False, "error": "...traceback..."}``.
@@ -206,6 +209,9 @@ def run_one(run: dict[str, Any], env_kwargs: dict[str, Any], agent_kwargs: dict[
     import fdegym_env  # noqa: F401  (registers ids)
     from fdegym_env.agents import make_agent, run_episode
     from fdegym_env.core.registry import gym_id
+    if run_token is not None:
+        from fdegym_env.core.owned import RUN_TOKEN_ENV
+        os.environ[RUN_TOKEN_ENV] = run_token
     started = time.time()
     t0 = time.monotonic()
     env = None
@@ -285,6 +291,7 @@ class Backend(ABC):
     """Runs :func:`run_one` calls; yields ``(key, outcome)`` as they finish."""
 
     name = "?"
+    run_token: str | None = None   # set by run_batch: passed to every run_one
 
     @abstractmethod
     def run(self, jobs: list[tuple[Any, dict, dict, dict]]) -> Iterator[tuple[Any, dict[str, Any]]]:
@@ -309,7 +316,6 @@ class LocalBackend(Backend):
             raise ValueError(f"workers must be >= 1, got {workers}")
         self.workers = workers
         self._pool = None
-        self._broken_workers: list = []   # processes of broken pools, swept again at close
 
     @staticmethod
     def _new_pool(workers: int):
@@ -323,7 +329,7 @@ class LocalBackend(Backend):
         pool = self._new_pool(1)
         workers: list = []
         try:
-            fut = pool.submit(run_one, run, env_kwargs, agent_kwargs)
+            fut = pool.submit(run_one, run, env_kwargs, agent_kwargs, run_token=self.run_token)
             workers = list((getattr(pool, "_processes", None) or {}).values())
             return fut.result()
         except BrokenProcessPool as e:
@@ -332,7 +338,6 @@ class LocalBackend(Backend):
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
             _sweep_dead_workers(workers)
-            self._broken_workers += workers
 
     def run(self, jobs):
         from concurrent.futures import FIRST_COMPLETED, wait
@@ -344,7 +349,7 @@ class LocalBackend(Backend):
         while pending or inflight:
             while pending and len(inflight) < self.workers * 2:  # a small queue keeps workers busy
                 job = pending.pop(0)
-                inflight[self._pool.submit(run_one, *job[1:])] = job
+                inflight[self._pool.submit(run_one, *job[1:], run_token=self.run_token)] = job
             done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
             victims = []
             for fut in done:
@@ -359,7 +364,6 @@ class LocalBackend(Backend):
                 workers = list((getattr(self._pool, "_processes", None) or {}).values())
                 self._pool.shutdown(wait=False, cancel_futures=True)
                 _sweep_dead_workers(workers)
-                self._broken_workers += workers
                 for job in victims:
                     yield job[0], self._run_alone(job)
                 self._pool = self._new_pool(self.workers)
@@ -368,10 +372,15 @@ class LocalBackend(Backend):
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
-        # a worker a broken pool was still terminating when it was first swept (a loaded machine)
-        # has ended by now: its folders go too
-        _sweep_dead_workers(self._broken_workers)
-        self._broken_workers = []
+
+
+def _sweep_batch(run_token: str | None) -> None:
+    """Delete what this batch's workers left on this machine when they died (any backend)."""
+    from fdegym_env.core.owned import sweep_dead_of_run
+    from fdegym_env.core.paths import episodes_dir, scratch_dir
+    if run_token:
+        for parent in {episodes_dir(), scratch_dir()}:
+            sweep_dead_of_run(parent, run_token)
 
 
 def _sweep_dead_workers(workers: list, wait_s: float = 10.0) -> None:
@@ -429,7 +438,7 @@ class RayBackend(Backend):
         ray = self.ray
         refs: dict[Any, Any] = {}
         for key, run, env_kwargs, agent_kwargs in jobs:
-            refs[self._remote.remote(run, env_kwargs, agent_kwargs)] = key
+            refs[self._remote.remote(run, env_kwargs, agent_kwargs, run_token=self.run_token)] = key
         while refs:
             ready, _ = ray.wait(list(refs), num_returns=1)
             for ref in ready:
@@ -528,13 +537,17 @@ def run_batch(spec: BatchSpec, out: str | Path, *, workers: int = 1, backend: st
     planned_ids = {r.run_id for r in runs}
     prior_scores = [float(r["score"]) for r in existing if r.get("run_id") in planned_ids]
     _check_same_env(out, spec)
-    _write_manifest(out, spec, runs, backend if isinstance(backend, str) else backend.name, workers, ray_address)
+    from fdegym_env.core.owned import child_run_token
+    run_token = child_run_token("batch-" + secrets.token_hex(4))
+    _write_manifest(out, spec, runs, backend if isinstance(backend, str) else backend.name, workers, ray_address,
+                    run_token)
     t0 = time.monotonic()
     summary = BatchSummary(planned=len(runs), skipped=len(runs) - len(todo), done=0, failed=0, retried=0,
                            wall_seconds=0.0, out=out)
     if not todo:
         return summary
     be = make_backend(backend, workers, ray_address) if isinstance(backend, str) else backend
+    be.run_token = run_token
     results = ResultsFile(out / RESULTS)
     failures = ResultsFile(out / FAILURES)
     bar = _Progress(len(runs), prior_scores, progress)
@@ -578,6 +591,7 @@ def run_batch(spec: BatchSpec, out: str | Path, *, workers: int = 1, backend: st
         failures.close()
         if isinstance(backend, str):
             be.close()
+        _sweep_batch(be.run_token)
         summary.wall_seconds = round(time.monotonic() - t0, 3)
     return summary
 
@@ -599,9 +613,10 @@ def _check_same_env(out: Path, spec: BatchSpec) -> None:
 
 
 def _write_manifest(out: Path, spec: BatchSpec, runs: list[RunSpec], backend: str, workers: int,
-                    address: str | None) -> None:
+                    address: str | None, run_token: str) -> None:
     data = {"spec": asdict(spec), "planned_runs": len(runs), "backend": backend, "workers": workers,
-            "ray_address": address, "python": sys.version.split()[0], "updated": round(time.time(), 3)}
+            "ray_address": address, "python": sys.version.split()[0], "updated": round(time.time(), 3),
+            "run_token": run_token}   # in the owner marker of every folder this invocation's workers made
     tmp = out / (MANIFEST + ".tmp")
     tmp.write_text(json.dumps(data, indent=2, default=str))
     tmp.replace(out / MANIFEST)

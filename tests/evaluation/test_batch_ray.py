@@ -3,8 +3,12 @@ kills its Ray worker is retried once and recorded, its bystanders are not touche
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from fdegym_env.core import owned
+from fdegym_env.core.paths import episodes_dir, scratch_dir
 from fdegym_env.evaluation.batch import BatchSpec, RayBackend, run_batch
 from tests.evaluation.helpers_batch import SANDBOX, crashing_task, lines, scores_by_run
 from tests.conftest import TINY
@@ -48,3 +52,6 @@ def test_ray_worker_death_is_retried_and_recorded(tmp_path, ray_backend):
                                                                      ("solution:crash", 2, True)]
     assert "ray worker failed" in fails[0]["error"]
     assert sorted(r["agent"] for r in lines(tmp_path / "out" / "results.jsonl")) == ["do-nothing", "reference"]
+    # the crashed Ray workers' folders were swept at the end (their owner markers carry the batch's token)
+    token = json.loads((tmp_path / "out" / "batch.json").read_text())["run_token"]
+    assert owned.left_by_run(episodes_dir(), token) + owned.left_by_run(scratch_dir(), token) == []

@@ -123,8 +123,9 @@ def test_failures_are_retried_once_and_recorded(tmp_path):
         assert [f["attempt"] for f in fs] == [1, 2] and [f["final"] for f in fs] == [False, True]
     assert "boom on purpose" in by["solution:boom"][0]["error"]
     assert "died" in by["solution:crash"][-1]["error"]
-    left = [p for parent in (episodes_dir(), scratch_dir()) for p, m in owned.fdegym_entries(parent)
-            if p.name.startswith("fdegym-crash_task-") and m is not None and not owned.owner_alive(m)]
+    token = json.loads((out / "batch.json").read_text())["run_token"]
+    assert token.startswith(os.environ[owned.RUN_TOKEN_ENV] + "/batch-")
+    left = owned.left_by_run(episodes_dir(), token) + owned.left_by_run(scratch_dir(), token)
     assert left == [], ("a worker that died mid-episode left its workspace behind", [owned.read_marker(p) for p in left])
     # not done: a re-run tries them again (and only them)
     s2 = run_batch(spec, out, workers=1)

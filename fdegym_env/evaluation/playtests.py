@@ -103,8 +103,8 @@ def load(folder: str | Path) -> Playtest:
         info = d.get("info") or {}
         c = info.get("contact")
         action = d.get("action") or {}
-        if not isinstance(c, dict) or not isinstance(action, dict):
-            continue
+        if not isinstance(c, dict) or not isinstance(action, dict) or action.get("tool") != "contact":
+            continue   # trials, waits and the inbox log a ledger entry too
         tags = [str(t) for t in c.get("tags") or []]
         refer = next((t.partition(":")[2] for t in tags if t.startswith("refer:")), None)
         pt.contacts.append(Contact(turn=int(d.get("turn") or 0), to=str(c.get("to", "")),

@@ -17,6 +17,7 @@ def _play(folder):
     host.act({"tool": "contact", "to": "ops", "message": "Who cleans the office windows on Fridays?"})
     host.act({"tool": "contact", "to": "ceo", "message": "Can you approve the threshold change?"})
     host.act({"tool": "read_file", "path": "TASK.md"})
+    host.act({"tool": "trial"})   # a trial is not a message
     host.act({"tool": "submit"})
     host.close()
 
@@ -25,12 +26,12 @@ def test_a_played_episode_reads_back_as_a_row_and_a_routing_set(tmp_path):
     folder = tmp_path / "pt01"
     _play(folder)
     pt = playtests.load(folder)
-    assert (pt.task, pt.variant, pt.seed, pt.actions) == ("tiny_task", "base", 0, 5)
+    assert (pt.task, pt.variant, pt.seed, pt.actions) == ("tiny_task", "base", 0, 6)
     assert [(c.to, c.kind) for c in pt.contacts] == [("ops", "answered"), ("ops", "dont_know"), ("ceo", "refused")]
     assert "real cutoff" in pt.contacts[0].reply
     md = playtests.table([pt])
     row = md.splitlines()[2]
-    assert row.startswith("| tiny_task | base | 0 |") and "| 5 | 3 | 1 | 0 | 1 (0) | 1 |" in row
+    assert row.startswith("| tiny_task | base | 0 |") and "| 6 | 3 | 1 | 0 | 1 (0) | 1 |" in row
     assert "1 playtests, 1 graded" in md and "3 messages, 1 answered \"don't know\" (33%)" in md
     out = tmp_path / "traffic"
     assert playtests.main([str(folder), "--traffic-out", str(out)]) == 0

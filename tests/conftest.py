@@ -58,7 +58,7 @@ def pytest_configure(config):
     os.environ.setdefault(RUN_TOKEN_ENV, "pytest-" + secrets.token_hex(6))
 
 
-LEFTOVER_GRACE_S = 15.0   # processes of the run still exiting (xdist workers, servers) clean up meanwhile
+LEFTOVER_GRACE_S = 60.0   # processes of the run still exiting (xdist workers, servers, episode daemons) clean up meanwhile
 
 
 def run_leftovers(wait_s: float = LEFTOVER_GRACE_S) -> list[Path]:
@@ -83,7 +83,7 @@ def pytest_sessionfinish(session, exitstatus):
     """Fail the run if it left fdegym folders behind (only the controller checks, after its workers)."""
     if hasattr(session.config, "workerinput") or os.environ.get("FDEGYM_SKIP_LEFTOVER_CHECK") == "1":
         return
-    from fdegym_env.core.owned import release_all, sweep_dead
+    from fdegym_env.core.owned import read_marker, release_all, sweep_dead
     from fdegym_env.grading.grade import _POOL
     _POOL.close()
     release_all()   # this process's own, as its exit would
@@ -93,7 +93,7 @@ def pytest_sessionfinish(session, exitstatus):
         tw.line("")
         tw.line(
             f"fdegym leftovers: this test run left {len(left)} folder(s) behind: "
-            + ", ".join(str(p) for p in left[:10]) + " (fix: close every env, deployment and server a test "
+            + ", ".join(f"{p} (owner {(read_marker(p) or {}).get('pid')})" for p in left[:10]) + " (fix: close every env, deployment and server a test "
             "opens; a process that dies mid-episode must be swept with fdegym_env.core.owned.sweep_dead)", red=True)
         for parent in {p.parent for p in left}:
             sweep_dead(parent)

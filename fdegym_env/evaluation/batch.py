@@ -374,13 +374,28 @@ class LocalBackend(Backend):
             self._pool = None
 
 
-def _sweep_batch(run_token: str | None) -> None:
-    """Delete what this batch's workers left on this machine when they died (any backend)."""
-    from fdegym_env.core.owned import sweep_dead_of_run
+def _sweep_batch(run_token: str | None, wait_s: float = 0.0) -> None:
+    """Delete what this batch's workers left on this machine when they died (any backend).
+
+    ``wait_s``: how long to wait for workers that are still ending (a local Ray's workers outlive
+    ``ray.shutdown()`` by a moment, holding their cached deployments, and are then killed without
+    cleaning up): folders of the run whose owner still lives are looked at again until it has died."""
+    import time
+    from fdegym_env.core.owned import fdegym_entries, owner_alive, sweep_dead_of_run
     from fdegym_env.core.paths import episodes_dir, scratch_dir
-    if run_token:
-        for parent in {episodes_dir(), scratch_dir()}:
+    if not run_token:
+        return
+    parents = {episodes_dir(), scratch_dir()}
+    deadline = time.monotonic() + wait_s
+    while True:
+        for parent in parents:
             sweep_dead_of_run(parent, run_token)
+        live = [p for parent in parents for p, m in fdegym_entries(parent)
+                if m and str(m.get("run", "")).startswith(run_token) and m.get("pid") != os.getpid()
+                and owner_alive(m)]
+        if not live or time.monotonic() >= deadline:
+            return
+        time.sleep(0.2)
 
 
 def _sweep_dead_workers(workers: list, wait_s: float = 10.0) -> None:
@@ -400,6 +415,9 @@ def _sweep_dead_workers(workers: list, wait_s: float = 10.0) -> None:
         for proc in workers:
             if proc.pid is not None:
                 sweep_dead(parent, proc.pid)
+
+
+RAY_WORKER_EXIT_S = 20.0   # how long a local Ray's workers may take to end after ray.shutdown()
 
 
 class RayBackend(Backend):
@@ -423,6 +441,7 @@ class RayBackend(Backend):
         self.ray = ray
         self.workers = workers
         self._started_here = False
+        self.batch_tokens: set[str] = set()   # the batches' run tokens: their workers' folders are swept at close
         if not ray.is_initialized():
             kw: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
             if runtime_env:
@@ -436,6 +455,8 @@ class RayBackend(Backend):
 
     def run(self, jobs):
         ray = self.ray
+        if self.run_token:
+            self.batch_tokens.add(self.run_token)
         refs: dict[Any, Any] = {}
         for key, run, env_kwargs, agent_kwargs in jobs:
             refs[self._remote.remote(run, env_kwargs, agent_kwargs, run_token=self.run_token)] = key
@@ -451,6 +472,9 @@ class RayBackend(Backend):
     def close(self) -> None:
         if self._started_here:
             self.ray.shutdown()
+            # the local Ray's workers end a moment later, killed with the deployments they cached
+            for token in self.batch_tokens:
+                _sweep_batch(token, wait_s=RAY_WORKER_EXIT_S)
 
 
 def make_backend(name: str, workers: int = 1, address: str | None = None,

@@ -24,6 +24,10 @@ def ray_backend():
     yield be
     be.close()
     assert not ray.is_initialized()
+    # the workers' cached deployments die with them after ray.shutdown(); close() waits and sweeps them
+    assert be.batch_tokens
+    for token in be.batch_tokens:
+        assert owned.left_by_run(episodes_dir(), token) + owned.left_by_run(scratch_dir(), token) == []
 
 
 def test_ray_matches_local_scores(tmp_path, ray_backend):

@@ -85,6 +85,32 @@ ENGAGEMENT_RULES = """
 """
 
 
+TURNS_WARNING = 10       # from this many actions left, every observation counts them down
+HOURS_WARNING = 24.0     # from this much customer time left, every observation says so
+
+
+def _points(costs: list[float]) -> str:
+    """``0.03`` or ``0.03, 0.06 and 0.09 (days 1 to 3)``: what trial days cost."""
+    if len(set(costs)) == 1:
+        return f"{costs[0]:g} points each"
+    return ", ".join(f"{c:g}" for c in costs[:-1]) + f" and {costs[-1]:g} points (days 1 to {len(costs)})"
+
+
+def limits_text(max_turns: int, max_days: float, now: str | None, trial: dict | None) -> str:
+    """The engagement's limits and what costs points, stated in the reset observation and TASK.md:
+    nothing that ends an episode or lowers a score may be learnt only from the result."""
+    days = f" or once {max_days:g} customer days have passed (it is now {now})" if now else ""
+    lines = ["## Limits of this engagement", "",
+             f"- It ends after {max_turns} actions (every tool call counts, reading a file included){days}, "
+             "whichever comes first; `system/` is then deployed as it stands, as if you had submitted.",
+             "- Every `contact` costs points: more for senior people, more past what a person will answer."
+             + (" Contacts, trial days and `wait` take customer time." if now else "")]
+    if trial and trial["max_runs"] > 0:
+        hours = f"; each takes {trial['advance_hours']:g} hours of customer time" if now and trial["advance_hours"] else ""
+        lines.append(f"- `trial`: at most {trial['max_runs']} trial days; they cost {_points(trial['costs'])}{hours}.")
+    return "\n".join(lines) + "\n"
+
+
 CATALOG_TITLE_LEVELS = ("L0", "L1")  # the catalog title may name the hidden problem: shown only where the brief does
 TASK_MD_NOTE = "The brief above is also in `TASK.md` in your workspace."
 
@@ -103,7 +129,8 @@ def shown_title(task: Task, level: str) -> str | None:
     return getattr(task, "agent_title", None)
 
 
-def reset_segments(task: Task, level: str, variant: Variant, workspace: Path) -> list[tuple[str, str]]:
+def reset_segments(task: Task, level: str, variant: Variant, workspace: Path,
+                   limits: str = "") -> list[tuple[str, str]]:
     """The reset observation as ``(source, text)`` pieces; ``"".join`` of the texts is exactly what
     :meth:`FDEGymEnv.reset` shows. The leak check (:mod:`fdegym_env.admission.leaks`) scans these pieces
     and names the source of an offending line."""
@@ -113,6 +140,8 @@ def reset_segments(task: Task, level: str, variant: Variant, workspace: Path) ->
         segs.append(("task.yaml " + ("title" if level in CATALOG_TITLE_LEVELS else "agent_title"), f"# {title}\n\n"))
     segs.append((f"briefs/{level}.md", task.brief(level, variant).rstrip() + "\n"))
     segs.append(("engagement rules", (task.engagement_rules(variant) or ENGAGEMENT_RULES) + "\n"))
+    if limits:
+        segs.append(("limits", limits + "\n"))
     segs.append(("reset observation", f"---\n\n{TASK_MD_NOTE}\n\nYour workspace:\n"))
     segs.append(("workspace listing", wsmod.list_files(workspace, ".") + "\n"))
     return segs
@@ -242,6 +271,9 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self._episode_hook = self.task.start_episode(self)
         self.sandbox = None  # started on the first `run`: most steps never need it
         self.people = self._make_people(self.variant)
+        limits = self._limits()
+        with open(self.workspace / "TASK.md", "a", encoding="utf-8") as f:
+            f.write(limits)
         self.turn = 0
         self.return_so_far = 0.0
         self.pending_cost = 0.0
@@ -250,18 +282,37 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self._started = time.monotonic()
         self.transcript: list[str] = []
         self.result: dict[str, Any] | None = None
-        text = self._reset_text(level)
+        text = self._reset_text(level, limits)
         self.transcript.append("== brief ==\n" + text)
         return self._obs(text, True), self._info(None, None)
 
-    def _reset_text(self, level: str) -> str:
+    def _limits(self) -> str:
+        trial = self.people.trial_terms() if self.task.has_module("trial") else None
+        return limits_text(self.max_turns, self.max_customer_days, self.people.stamp(), trial)
+
+    def _countdown(self) -> str:
+        """Near the end, each observation says what is left before the system is deployed as it stands."""
+        left = []
+        turns = self.max_turns - self.turn
+        if turns <= TURNS_WARNING:
+            left.append(f"{turns} action{'s' if turns != 1 else ''}")
+        if self.people.has_clock:
+            hours = self.max_customer_days * 24 - self.people.clock.hours
+            if hours <= HOURS_WARNING:
+                left.append(f"{max(0.0, hours):.0f} hours of customer time")
+        if not left:
+            return ""
+        return (f"\n\n[{' and '.join(left)} left: then the engagement ends and system/ is deployed as it "
+                "stands; `submit` ends it now]")
+
+    def _reset_text(self, level: str, limits: str) -> str:
         """The reset observation. A fresh workspace is the variant's snapshot plus TASK.md, so the
         text is the same every episode of a (level, variant) unless the task's episode hook adds
         files: it is built once per pair (RL loops reset thousands of times)."""
         key = (level, self.variant.key)
         text = self._reset_texts.get(key) if self._episode_hook is None else None
         if text is None:
-            text = "".join(seg for _, seg in reset_segments(self.task, level, self.variant, self.workspace))
+            text = "".join(seg for _, seg in reset_segments(self.task, level, self.variant, self.workspace, limits))
             if self._episode_hook is None:
                 self._reset_texts[key] = text
                 while len(self._reset_texts) > 64:
@@ -298,6 +349,8 @@ class FDEGymEnv(gym.Env[dict, dict]):
             text = f"Error: {error}"
         if end_reason is None:
             end_reason = self._limit_reached()
+        if end_reason is None:
+            text += self._countdown()
         self.transcript.append(f"== turn {self.turn}: {act.to_dict() if act else describe(action)} ==\n{text}")
         reward = -cost if (self.reward_mode == "dense" and cost) else 0.0
         self.pending_cost += cost
@@ -380,7 +433,14 @@ class FDEGymEnv(gym.Env[dict, dict]):
             if not self.task.has_module("trial"):
                 raise ActionError("This engagement has no trial environment.")
             day, feedback, cost = people.trial(self._run_trial_day)
-            return f"Trial day {day}:\n{feedback}", cost, {"to": "trial", "day": day, "cost": cost}, None
+            terms = people.trial_terms()
+            if day > terms["max_runs"]:
+                head = f"No trial day: all {terms['max_runs']} have been used"
+            else:
+                left = terms["max_runs"] - day
+                head = (f"Trial day {day} of {terms['max_runs']} (cost {cost:g} points; "
+                        f"{left} trial day{'s' if left != 1 else ''} left)")
+            return f"{head}:\n{feedback}", cost, {"to": "trial", "day": day, "cost": cost}, None
         if tool == "submit":
             self.submit_note = a.get("note", "")
             return "Submitted. system/ is deployed to production as it is.", 0.0, None, "submitted"

@@ -365,6 +365,14 @@ class People:
         self._log(to="wait", message=f"waited {hours:g} h", tags=[], facts=[], cost=cost, n_asked=0)
         return cost
 
+    def trial_terms(self) -> dict[str, Any]:
+        """What the trial window offers: ``max_runs`` days, each day's ``costs`` (day 1 first) and
+        the customer ``advance_hours`` each day takes."""
+        n = int(self.trial_cfg.get("max_runs", 3))
+        costs = [float(c) for c in (self.trial_cfg.get("cost", [0.0]) or [0.0])]
+        return {"max_runs": n, "costs": [costs[min(d, len(costs)) - 1] for d in range(1, n + 1)],
+                "advance_hours": float(self.trial_cfg.get("advance_hours", 0.0))}
+
     def trial(self, run_day: Callable[[int], dict[str, Any]]) -> tuple[int, str, float]:
         """One trial day: ``run_day(day)`` runs the system and returns feedback. -> (day, feedback, cost)."""
         self.trials += 1

@@ -9,6 +9,15 @@ from fdegym_env.tasklib import evaluation
 from . import grader
 
 
+POLICY = {"min_fico": 640, "max_dti": 0.43, "min_monthly_income": 1500, "max_amount": 35000}   # CC-2025-11
+
+
+def _clears_policy(t: dict) -> bool:
+    """What an underwriter sees with the return in hand: the application passes the credit policy on its true income."""
+    return (t["fico"] >= POLICY["min_fico"] and t["dti"] <= POLICY["max_dti"] and not t["bankruptcy"]
+            and t["income"] >= POLICY["min_monthly_income"] and t["amount"] <= POLICY["max_amount"])
+
+
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     out = evaluation.evaluate_on(deploy, grader.evaluate, params, traffic)
     det = out["details"]
@@ -25,15 +34,17 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
         lines.append(f"Denise: my matched-pair test flagged {det['split_twins']} pair(s) - same income, debts, "
                      "score and amount, different decision. I need to know why before anything ships.")
     se = [r for r in rows if r["kind"] in ("se_new_form", "se_messy", "se_inflight") and r["decision"] == "decline"]
-    good_se = [r for r in se if r["kind"] != "se_inflight"]
+    truth = traffic["truth"]
+    # Ken rereads the file: only a decline the tax return would have cleared under CC-2025-11 looks wrong to him
+    good_se = [r for r in se if r["kind"] != "se_inflight" and _clears_policy(truth[r["app"]["app_id"]])]
     ch = params["quirk_channel"]
     if len(good_se) >= 3:
-        lines.append(f"Ken: I pulled the self-employed declines from the {ch} channel - {len(good_se)} of them. "
+        lines.append(f"Underwriting: we pulled the self-employed declines from the {ch} channel - {len(good_se)} of them. "
                      "For the ones with a tax return on file the engine's monthly income is nowhere near what "
                      "the return shows.")
     elif good_se:
-        lines.append(f"Ken: a couple of {ch} self-employed declines still look odd to me ({len(good_se)}); the rest "
-                     "of the self-employed declines I'd sign off.")
+        lines.append(f"Underwriting: a couple of {ch} self-employed declines look odd to us ({len(good_se)}); the rest "
+                     "of the self-employed declines we'd sign off.")
     bad = [r for r in rows if r["decision"] == "approve" and r["value"] < 0]
     se_bad = [r for r in bad if r["kind"].startswith("se") or r["kind"] == "other_se"]
     if bad:

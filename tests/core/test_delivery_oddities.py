@@ -39,7 +39,7 @@ def test_trial_and_submit_end_with_a_result(command):
         obs, *_ = env.step({"tool": "run", "command": command, "timeout_s": 60})
         assert "[exit code 0]" in obs["text"], obs["text"]
         obs, _, _, _, info = env.step({"tool": "trial"})
-        assert info["last_action_error"] is None and obs["text"].startswith("Trial day 1:")
+        assert info["last_action_error"] is None and obs["text"].startswith("Trial day 1 of ")
         obs, _, terminated, _, info = env.step({"tool": "submit"})
         assert terminated and info["result"]["end_reason"] == "submitted"
         assert info["result"]["score"] == pytest.approx(info["result"]["uplift"] - info["result"]["contact_cost"])

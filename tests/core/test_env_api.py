@@ -272,7 +272,7 @@ def test_the_reset_observation_is_built_from_the_episode_workspace_every_level()
     env = FDEGymEnv(task="helpdesk_tutorial")
     for level in ("L3", "L0", "L3"):
         obs, _ = env.reset(seed=1, options={"level": level})
-        fresh = "".join(seg for _, seg in reset_segments(env.task, level, env.variant, env.workspace))
+        fresh = "".join(seg for _, seg in reset_segments(env.task, level, env.variant, env.workspace, env._limits()))
         assert obs["text"] == fresh
     l3 = env.reset(seed=2, options={"level": "L3"})[0]["text"]
     l0 = env.reset(seed=2, options={"level": "L0"})[0]["text"]

@@ -114,3 +114,26 @@ def test_trial_report_names_no_calendar_day():
     params, traffic = _traffic()
     out = TASK.module("trial").run(_Canned(_decline("AA11")), params, 2, traffic)
     assert not re.search(r"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b|\d{1,2} Feb", out["feedback"]), out["feedback"]
+
+
+@pytest.mark.parametrize("variant", ["base", "sample:713"])
+def test_the_trial_does_not_fault_the_reference_and_does_fault_the_system_as_found(variant):
+    """The underwriters' trial remark is about declines the tax return would clear: the reference draws
+    none (a remark about it would send a solved engagement chasing a fault that is not there)."""
+    import warnings
+    from fdegym_env import FDEGymEnv
+    from fdegym_env.grading.grade import apply_solution
+    said = {}
+    for solution in ("as_found", "reference"):
+        env = FDEGymEnv(task="loan_prequal", sandbox="none", variant=variant)
+        try:
+            env.reset(seed=1)
+            if solution == "reference":
+                apply_solution(env.task, "reference", env.workspace, dict(env.variant.params))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                said[solution] = env.step({"tool": "trial"})[0]["text"]
+        finally:
+            env.close()
+    assert "Underwriting:" not in said["reference"], said["reference"]
+    assert "Underwriting:" in said["as_found"], said["as_found"]

@@ -1,0 +1,83 @@
+"""Nothing that ends an episode or costs points is learnt only from the result: the reset observation
+and TASK.md state the limits and the trial terms, observations count down the last actions and
+customer hours, and each trial day says what it cost and how many are left."""
+
+from __future__ import annotations
+
+import pytest
+
+from fdegym_env import FDEGymEnv
+from tests.conftest import TINY, task_params
+
+
+@pytest.mark.parametrize("task", task_params())
+def test_the_reset_observation_and_task_md_state_the_limits(task):
+    env = FDEGymEnv(task=task, sandbox="none")
+    try:
+        text = env.reset(seed=0)[0]["text"]
+        task_md = (env.workspace / "TASK.md").read_text()
+        for shown in (text, task_md):
+            assert f"It ends after {env.max_turns} actions" in shown
+            if env.people.has_clock:
+                assert f"once {env.max_customer_days:g} customer days have passed" in shown
+            if env.task.has_module("trial"):
+                terms = env.people.trial_terms()
+                assert f"at most {terms['max_runs']} trial days" in shown
+                assert f"{terms['costs'][0]:g}" in shown
+            else:
+                assert "`trial`: at most" not in shown
+    finally:
+        env.close()
+
+
+def test_the_limits_follow_the_env_settings():
+    env = FDEGymEnv(task="helpdesk_tutorial", sandbox="none", max_turns=17)
+    try:
+        assert "It ends after 17 actions" in env.reset(seed=0)[0]["text"]
+    finally:
+        env.close()
+
+
+def test_the_last_actions_are_counted_down():
+    env = FDEGymEnv(task="helpdesk_tutorial", sandbox="none", max_turns=12)
+    try:
+        env.reset(seed=0)
+        assert "left: then the engagement ends" not in env.step({"tool": "directory"})[0]["text"]   # 11 left
+        assert "[10 actions left: then the engagement ends" in env.step({"tool": "directory"})[0]["text"]
+        for _ in range(9):   # turns 3 to 11
+            obs = env.step({"tool": "directory"})[0]
+        assert "[1 action left:" in obs["text"]
+        obs, _, terminated, _, _ = env.step({"tool": "directory"})
+        assert terminated and "left: then" not in obs["text"]
+    finally:
+        env.close()
+
+
+def test_the_last_customer_hours_are_counted_down():
+    env = FDEGymEnv(task="helpdesk_tutorial", sandbox="none")
+    try:
+        env.reset(seed=0)
+        days = env.max_customer_days
+        assert "hours of customer time left" not in env.step({"tool": "wait", "hours": days * 24 - 36})[0]["text"]
+        assert "[12 hours of customer time left" in env.step({"tool": "wait", "hours": 24})[0]["text"]
+    finally:
+        env.close()
+
+
+def test_each_trial_day_states_its_cost_and_what_is_left():
+    env = FDEGymEnv(task=TINY, sandbox="none")
+    try:
+        env.reset(seed=0)
+        terms = env.people.trial_terms()
+        n = terms["max_runs"]
+        assert n >= 2
+        for day in range(1, n + 1):
+            obs, reward, *_ = env.step({"tool": "trial"})
+            left = n - day
+            assert obs["text"].startswith(f"Trial day {day} of {n} (cost {terms['costs'][day - 1]:g} points; "
+                                          f"{left} trial day{'s' if left != 1 else ''} left)")
+            assert reward == pytest.approx(-terms["costs"][day - 1])
+        obs, reward, *_ = env.step({"tool": "trial"})
+        assert obs["text"].startswith(f"No trial day: all {n} have been used") and reward == 0
+    finally:
+        env.close()

@@ -39,6 +39,16 @@ def recap_of(topic: dict[str, Any]) -> str:
     return _SENTENCE_END.split(" ".join(str(topic["answer"]).split()), maxsplit=1)[0]
 
 
+AUTO_REPLY_MARKS = ("(auto-reply)", "(automatic reply)", "(out of office)")
+
+
+def _only_auto_replies(reply: str, tags: list[str]) -> bool:
+    """Every topic the message reached is held back by a stall written as an out-of-office
+    (a stall text beginning ``(auto-reply)``): the person never read it, so it costs nothing."""
+    return (bool(tags) and all(t.endswith((":stalled", ":too_soon")) for t in tags)
+            and all(part.startswith(AUTO_REPLY_MARKS) for part in reply.split("\n\n")))
+
+
 @dataclass
 class ContactResult:
     """The outcome of one message. ``error`` is set (and nothing happened) for an unknown person."""
@@ -183,10 +193,16 @@ class People:
                 tags, facts = ["off_limits"] + tags, ["F_off_limits:" + to] + facts
             else:
                 reply, tags, facts = self._answer(person, message)
+            if _only_auto_replies(reply, tags):
+                # an out-of-office answered: nobody's time or patience was spent, and none passes
+                self.asked[to] -= 1
+                if self.total_left is not None:
+                    self.total_left += 1
+                cost, tags = 0.0, tags + ["auto_reply"]
         self.known.update(facts)
         at = self.stamp() or ""
         self._log(to=to, message=message, tags=tags, facts=facts, cost=cost, n_asked=self.asked[to])
-        if self.has_clock:
+        if self.has_clock and "auto_reply" not in tags:
             self.clock.advance(float(self.clock_cfg.get("ask_minutes", 120)))
         return ContactResult(to=to, reply=reply, name=person["name"], tags=tags, facts=facts, cost=cost, at=at,
                              questions_left=self._left(to) if self.show_budget else None,
@@ -268,7 +284,7 @@ class People:
             tid, _, how = tag.partition(":")
             if how in HELD_BACK:
                 self.held_back.setdefault(person["id"] + "/" + tid, self.clock.minutes)
-        return "\n\n".join(parts), tags, facts
+        return "\n\n".join(dict.fromkeys(parts)), tags, facts   # one out-of-office, not one per topic
 
     def _dont_know(self, person: dict[str, Any], message: str) -> tuple[str, list[str], list[str]]:
         """No topic of ``person`` covers the message: one honest line, in the person's voice.
@@ -395,7 +411,7 @@ class People:
     def discovery(self, key_facts: list[str]) -> dict[str, Any]:
         asked, by_person = 0, {}
         for r in self.ledger:
-            if r["to"] in ("wait", "inbox", "trial") or r["tags"] == ["gone"]:
+            if r["to"] in ("wait", "inbox", "trial") or r["tags"] == ["gone"] or "auto_reply" in r["tags"]:
                 continue
             asked += 1
             by_person[r["to"]] = by_person.get(r["to"], 0) + 1

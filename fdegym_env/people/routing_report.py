@@ -134,7 +134,7 @@ def evaluate(spec: dict[str, Any], rset: dict[str, Any], router: str | Router = 
 
 
 OUTCOMES = ("on_topic", "dont_know", "wrong_referral", "missed", "wrong_paragraph")
-_NOT_TOPICS = ("dont_know", "off_limits", "out_of_patience", "gone")
+_NOT_TOPICS = ("dont_know", "off_limits", "out_of_patience", "gone", "auto_reply")
 
 
 def classify(tags: list[str], expect: list[str] | str, refer: str | None = None) -> str:

@@ -15,10 +15,10 @@ ACK = "What is the statutory acknowledgement deadline for a claim, and when does
 AUTHORITY = "What is the delegated authority for paying a claim straight through without an adjuster review?"
 
 
-def _spec(stall_key: str, value) -> dict:
+def _spec(stall_key: str, value, stall: str = "(auto-reply) Away today.", again: str = "(auto-reply) Still away.") -> dict:
     topic = {"id": "rule", "about": "the acknowledgement rule", "keywords": ["acknowledgement"],
-             "answer": "Fifteen days.", "facts": ["F_rule"], "stall": ["(auto-reply) Away today."],
-             "stall_again": "(auto-reply) Still away.", stall_key: value}
+             "answer": "Fifteen days.", "facts": ["F_rule"], "stall": [stall],
+             "stall_again": again, stall_key: value}
     return {"clock": {"start": "2026-03-02T08:30", "ask_minutes": 60},
             "people": [{"id": "ann", "name": "Ann Lee", "role": "Compliance", "blurb": "b", "fallback": "Not mine.",
                         "topics": [topic]}]}
@@ -34,14 +34,17 @@ def test_available_at_is_calendar_time_whenever_first_asked():
     eng.wait(24)                                     # Tuesday 08:30: back, never asked before
     assert _ask(eng, "ann", "what is the acknowledgement rule?") == ["rule"]
     eng = People(spec, make_router("lexical", spec["people"]))
-    assert _ask(eng, "ann", "what is the acknowledgement rule?") == ["rule:stalled"]
-    assert _ask(eng, "ann", "the acknowledgement rule, please?") == ["rule:too_soon"]
-    eng.wait(22)                                     # 08:30 + 2 asks + 22 h = Tuesday 08:30
+    # an out-of-office: free, and no time passes
+    assert _ask(eng, "ann", "what is the acknowledgement rule?") == ["rule:stalled", "auto_reply"]
+    assert _ask(eng, "ann", "the acknowledgement rule, please?") == ["rule:too_soon", "auto_reply"]
+    eng.wait(23)
+    assert _ask(eng, "ann", "the acknowledgement rule, please?") == ["rule:too_soon", "auto_reply"]
+    eng.wait(1)                                      # Tuesday 08:30
     assert _ask(eng, "ann", "what is the acknowledgement rule?") == ["rule"]
 
 
 def test_available_after_hours_runs_from_the_first_ask():
-    spec = _spec("available_after_hours", 24)
+    spec = _spec("available_after_hours", 24, "Let me check and come back to you.", "Still checking.")
     eng = People(spec, make_router("lexical", spec["people"]))
     eng.wait(24)
     assert _ask(eng, "ann", "what is the acknowledgement rule?") == ["rule:stalled"]   # "let me check" starts now
@@ -60,7 +63,7 @@ def test_claims_fasttrack_aileen_is_back_on_tuesday_for_every_topic():
         assert _ask(late, "aileen_park", ACK) == ["ack_rule"], variant
         assert _ask(late, "aileen_park", AUTHORITY) == ["authority"], variant
         early = People(spec, router)
-        assert _ask(early, "aileen_park", ACK) == ["ack_rule:stalled"], variant
-        early.wait(23)                               # Tuesday 08:30, the hearing is over
+        assert _ask(early, "aileen_park", ACK) == ["ack_rule:stalled", "auto_reply"], variant   # free, no time passes
+        early.wait(24)                               # Tuesday 08:30, the hearing is over
         assert _ask(early, "aileen_park", ACK) == ["ack_rule"], variant
         assert _ask(early, "aileen_park", AUTHORITY) == ["authority"], variant   # first asked now: no Monday auto-reply

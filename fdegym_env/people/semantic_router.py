@@ -94,6 +94,19 @@ def split_message(message: str) -> tuple[str, str]:
     return message, " ".join(asks)
 
 
+def questions(message: str) -> list[str]:
+    """The message's questions (its sentences ending in ``?``), when it asks more than one.
+
+    Example:
+        >>> questions("Two things. Can the pilot go live now? And who signs off the letters?")
+        ['Can the pilot go live now?', 'And who signs off the letters?']
+        >>> questions("Can the pilot go live now?")
+        []
+    """
+    asks = [p.strip() for p in _SENTENCE.split(message) if p.strip().endswith("?")]
+    return asks if len(asks) > 1 else []
+
+
 def clean(message: Any) -> str:
     """A message as text the router can read: non-strings stringified, control characters and
     undecodable junk turned into spaces, cut to :data:`MAX_CHARS`."""
@@ -166,6 +179,15 @@ class SemanticRouter:
         return {t["id"]: round(float(sem[i]) + self.hybrid * min(lex[t["id"]], 10.0) / 10.0, 9)
                 for i, t in enumerate(topics)}
 
+    def _best_if_answered(self, person: Person, text: str, whole: str, asks: str) -> list[Topic]:
+        """The best-scoring topic, if it reaches the threshold and covers what ``whole`` or ``asks`` is about."""
+        topics = person.get("topics") or []
+        scores = self.scores(person, text)
+        best = max(topics, key=lambda t: scores[t["id"]])      # max keeps the first of equals
+        cover = max(self.lexical.about_cover(person, best, self.lexical.about_words(whole)),
+                    self.lexical.about_cover(person, best, self.lexical.about_words(asks)))
+        return [best] if scores[best["id"]] >= self.threshold and cover >= self.min_cover else []
+
     def route(self, person: Person, message: str, earlier: list[str]) -> tuple[list[Topic], dict[str, bool]]:
         full = message if isinstance(message, str) else str(message)
         text = clean(full)
@@ -183,12 +205,14 @@ class SemanticRouter:
                     scores = self.scores(person, text)
                     chosen = [max(quoted, key=lambda t: scores[t["id"]])]
             if not chosen:
-                scores = self.scores(person, text)
-                best = max(topics, key=lambda t: scores[t["id"]])      # max keeps the first of equals
-                cover = max(self.lexical.about_cover(person, best, self.lexical.about_words(whole)),
-                            self.lexical.about_cover(person, best, self.lexical.about_words(asks)))
-                if scores[best["id"]] >= self.threshold and cover >= self.min_cover:
-                    chosen = [best]
+                chosen = self._best_if_answered(person, text, whole, asks)
+            if asks != whole:
+                # several questions in one message: each is also heard on its own, as a person reads them
+                for q in questions(text)[:MAX_TOPICS_PER_MESSAGE]:
+                    for t in (list(self.lexical.route(person, q, [])[0])
+                              or self._best_if_answered(person, q, q, q)):
+                        if t not in chosen:
+                            chosen.append(t)
         chosen = chosen[:MAX_TOPICS_PER_MESSAGE + 2]
         context = "\n".join([str(e) for e in earlier[-4:]] + [full])
         gates = {t["id"]: _regex_any(t["requires"], context) for t in chosen if t.get("requires")}

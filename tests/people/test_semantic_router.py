@@ -170,3 +170,22 @@ def test_llm_router_sees_answers_unless_about_only(tmp_path):
             prompts[about_only] = srv.requests[0]["messages"][0]["content"]
     assert "five working days" in prompts[False]
     assert "five working days" not in prompts[True] and "when refunds of disputed invoices are paid" in prompts[True]
+
+
+def test_a_message_with_two_questions_is_heard_question_by_question():
+    """A person reads each question of a message: two asks, each in one of their topics, both answered,
+    though the whole message matches neither well enough."""
+    from fdegym_env.people.semantic_router import SemanticRouter
+    person = {"id": "aileen", "topics": [
+        {"id": "authority", "about": "the delegated claims authority matrix: who may approve paying a claim, and "
+                                     "whether automated straight-through payment without an adjuster is allowed",
+         "answer": "Automated payment needs a change to the authority matrix signed by the chief claims officer."},
+        {"id": "ack_rule", "about": "the statutory deadline to acknowledge a new claim in writing",
+         "answer": "Fifteen calendar days from first notice; the acknowledgement letter must go out by then."}]}
+    r = SemanticRouter([person])
+    msg = ("Picking up the intake engagement for the claims VP, I have gone through the manual, last month's "
+           "backlog, the PhotoDrop rollout notes and the queue extract, and written a few notes on each. "
+           "First: can we pay small claims automatically with no adjuster under the current authority matrix? "
+           "Second: how many days do we have to acknowledge a new claim in writing?")
+    got = [t["id"] for t in r.route(person, msg, [])[0]]
+    assert set(got) == {"authority", "ack_rule"}, got

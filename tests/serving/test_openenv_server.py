@@ -5,7 +5,6 @@ from __future__ import annotations
 import concurrent.futures as cf
 import os
 import signal
-import socket
 import subprocess
 import sys
 import textwrap
@@ -26,28 +25,9 @@ TASK = "helpdesk_tutorial"
 COMPARED = ("score", "uplift", "contact_cost", "kpi", "incidents", "turns", "end_reason", "resolved", "facts_obtained")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _start(max_episodes: int, idle: float = 900.0):
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "fdegym_env.cli.main", "serve-env", "--port", str(port),
-                             "--task", TASK, "--max-episodes", str(max_episodes), "--idle-timeout", str(idle)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return proc, f"http://127.0.0.1:{port}"
-        except OSError:
-            if proc.poll() is not None:
-                raise AssertionError(f"serve-env exited: {proc.stdout.read()}")
-            time.sleep(0.2)
-    proc.kill()
-    raise AssertionError("serve-env did not listen within 60 s")
+    from fdegym_env.serving.openenv_client import launch_local_server
+    return launch_local_server(TASK, max_episodes=max_episodes, idle_timeout_s=idle, quiet=True)
 
 
 @pytest.fixture(scope="module")

@@ -96,6 +96,19 @@ def _points(costs: list[float]) -> str:
     return ", ".join(f"{c:g}" for c in costs[:-1]) + f" and {costs[-1]:g} points (days 1 to {len(costs)})"
 
 
+def task_limits(task: Task, variant: Variant, max_turns: int | None = None,
+                max_customer_days: float | None = None) -> str:
+    """:func:`limits_text` for an episode of ``task`` on ``variant`` (the task's limits unless overridden)."""
+    from fdegym_env.core.clock import Clock
+    from fdegym_env.people.engine import trial_terms
+    spec = task.people_spec(variant)
+    clock = Clock(spec["clock"].get("start") if spec.get("clock") else None)     # as the people engine's
+    now = clock.stamp() if clock.enabled else None
+    trial = trial_terms(spec.get("trial")) if task.has_module("trial") else None
+    return limits_text(int(max_turns or task.limits["max_turns"]),
+                       float(max_customer_days or task.limits["max_customer_days"]), now, trial)
+
+
 def limits_text(max_turns: int, max_days: float, now: str | None, trial: dict | None) -> str:
     """The engagement's limits and what costs points, stated in the reset observation and TASK.md:
     nothing that ends an episode or lowers a score may be learnt only from the result."""
@@ -109,6 +122,11 @@ def limits_text(max_turns: int, max_days: float, now: str | None, trial: dict | 
         hours = f"; each takes {trial['advance_hours']:g} hours of customer time" if now and trial["advance_hours"] else ""
         lines.append(f"- `trial`: at most {trial['max_runs']} trial days; they cost {_points(trial['costs'])}{hours}.")
     return "\n".join(lines) + "\n"
+
+
+def mail_notice(n: int) -> str:
+    """The reset observation's last line when messages wait in the inbox from the start."""
+    return f"\n{n} message{'s' if n != 1 else ''} already in your inbox: `inbox` reads them.\n" if n else ""
 
 
 CATALOG_TITLE_LEVELS = ("L0", "L1")  # the catalog title may name the hidden problem: shown only where the brief does
@@ -274,6 +292,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
         limits = self._limits()
         with open(self.workspace / "TASK.md", "a", encoding="utf-8") as f:
             f.write(limits)
+        self._mail_told = self.people.inbox_new()
         self.turn = 0
         self.return_so_far = 0.0
         self.pending_cost = 0.0
@@ -282,13 +301,21 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self._started = time.monotonic()
         self.transcript: list[str] = []
         self.result: dict[str, Any] | None = None
-        text = self._reset_text(level, limits)
+        text = self._reset_text(level, limits) + mail_notice(self._mail_told)
         self.transcript.append("== brief ==\n" + text)
         return self._obs(text, True), self._info(None, None)
 
     def _limits(self) -> str:
         trial = self.people.trial_terms() if self.task.has_module("trial") else None
         return limits_text(self.max_turns, self.max_customer_days, self.people.stamp(), trial)
+
+    def _new_mail(self, act: Action | None) -> str:
+        """Messages that arrived since the agent last heard of them are announced once, whatever the action."""
+        n = self.people.inbox_new()
+        told, self._mail_told = self._mail_told, n
+        if n <= told or (act is not None and act.tool in ("wait", "inbox")):
+            return ""
+        return f"\n\n[{n} new message{'s' if n != 1 else ''} in your inbox: `inbox` reads them]"
 
     def _countdown(self) -> str:
         """Near the end, each observation says what is left before the system is deployed as it stands."""
@@ -350,7 +377,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
         if end_reason is None:
             end_reason = self._limit_reached()
         if end_reason is None:
-            text += self._countdown()
+            text += self._new_mail(act) + self._countdown()
         self.transcript.append(f"== turn {self.turn}: {act.to_dict() if act else describe(action)} ==\n{text}")
         reward = -cost if (self.reward_mode == "dense" and cost) else 0.0
         self.pending_cost += cost

@@ -39,6 +39,21 @@ def recap_of(topic: dict[str, Any]) -> str:
     return _SENTENCE_END.split(" ".join(str(topic["answer"]).split()), maxsplit=1)[0]
 
 
+def trial_terms(trial_cfg: dict[str, Any] | None) -> dict[str, Any]:
+    """What a people spec's ``trial`` window offers: ``max_runs`` days, each day's ``costs`` (day 1
+    first) and the customer ``advance_hours`` each day takes.
+
+    Example:
+        >>> trial_terms({"max_runs": 3, "cost": [0.03, 0.06]})["costs"]
+        [0.03, 0.06, 0.06]
+    """
+    cfg = trial_cfg or {}
+    n = int(cfg.get("max_runs", 3))
+    costs = [float(c) for c in (cfg.get("cost", [0.0]) or [0.0])]
+    return {"max_runs": n, "costs": [costs[min(d, len(costs)) - 1] for d in range(1, n + 1)],
+            "advance_hours": float(cfg.get("advance_hours", 0.0))}
+
+
 AUTO_REPLY_MARKS = ("(auto-reply)", "(automatic reply)", "(out of office)")
 
 
@@ -382,12 +397,8 @@ class People:
         return cost
 
     def trial_terms(self) -> dict[str, Any]:
-        """What the trial window offers: ``max_runs`` days, each day's ``costs`` (day 1 first) and
-        the customer ``advance_hours`` each day takes."""
-        n = int(self.trial_cfg.get("max_runs", 3))
-        costs = [float(c) for c in (self.trial_cfg.get("cost", [0.0]) or [0.0])]
-        return {"max_runs": n, "costs": [costs[min(d, len(costs)) - 1] for d in range(1, n + 1)],
-                "advance_hours": float(self.trial_cfg.get("advance_hours", 0.0))}
+        """What the trial window offers (:func:`trial_terms`)."""
+        return trial_terms(self.trial_cfg)
 
     def trial(self, run_day: Callable[[int], dict[str, Any]]) -> tuple[int, str, float]:
         """One trial day: ``run_day(day)`` runs the system and returns feedback. -> (day, feedback, cost)."""

@@ -268,11 +268,12 @@ def test_the_reset_observation_names_every_tool(task):
 
 def test_the_reset_observation_is_built_from_the_episode_workspace_every_level():
     # the env keeps one reset text per (level, variant); it must stay what reset_segments renders
-    from fdegym_env.core.env import reset_segments
+    from fdegym_env.core.env import mail_notice, reset_segments, task_limits
     env = FDEGymEnv(task="helpdesk_tutorial")
     for level in ("L3", "L0", "L3"):
         obs, _ = env.reset(seed=1, options={"level": level})
-        fresh = "".join(seg for _, seg in reset_segments(env.task, level, env.variant, env.workspace, env._limits()))
+        fresh = ("".join(seg for _, seg in reset_segments(env.task, level, env.variant, env.workspace, task_limits(env.task, env.variant)))
+                 + mail_notice(env.people.inbox_new()))
         assert obs["text"] == fresh
     l3 = env.reset(seed=2, options={"level": "L3"})[0]["text"]
     l0 = env.reset(seed=2, options={"level": "L0"})[0]["text"]

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fdegym_env.core.env import FDEGymEnv, reset_segments
+from fdegym_env.core.env import FDEGymEnv, mail_notice, reset_segments, task_limits
 from fdegym_env.admission.leaks import LEVELS_CHECKED, leak_checks, scan_observation, scan_task, scan_variant, scan_world
 from fdegym_env.core.registry import list_tasks, load_task
 from fdegym_env.core.task import Task, TaskFormatError
@@ -70,7 +70,10 @@ def test_title_levels_and_the_scanned_text_is_what_reset_shows(task_id):
         for level in ("L0", "L1", "L2", "L3"):
             obs, _ = env.reset(seed=0, options={"level": level})
             text = obs["text"]
-            assert text == "".join(s for _, s in reset_segments(task, level, env.variant, env.workspace))
+            limits = task_limits(task, env.variant)
+            assert limits == env._limits()           # the scan renders the limits as reset does
+            assert text == ("".join(s for _, s in reset_segments(task, level, env.variant, env.workspace, limits))
+                            + mail_notice(env.people.inbox_new()))
             first = text.splitlines()[0]
             if level in ("L0", "L1"):
                 assert first == f"# {task.title}"

@@ -81,3 +81,19 @@ def test_each_trial_day_states_its_cost_and_what_is_left():
         assert obs["text"].startswith(f"No trial day: all {n} have been used") and reward == 0
     finally:
         env.close()
+
+
+def test_messages_are_announced_when_they_arrive_whatever_the_action():
+    env = FDEGymEnv(task="returns_desk", sandbox="none")
+    try:
+        text = env.reset(seed=0)[0]["text"]
+        waiting = env.people.inbox_new()
+        assert waiting >= 1 and f"{waiting} message{'s' if waiting != 1 else ''} already in your inbox" in text
+        assert "new message" not in env.step({"tool": "directory"})[0]["text"]       # told already
+        env.step({"tool": "inbox"})
+        obs = env.step({"tool": "trial"})[0]["text"]                                 # a day passes
+        arrived = env.people.inbox_new()
+        assert arrived >= 1 and f"[{arrived} new message{'s' if arrived != 1 else ''} in your inbox" in obs
+        assert "new message" not in env.step({"tool": "directory"})[0]["text"]       # once
+    finally:
+        env.close()

@@ -56,7 +56,7 @@ def test_the_tutorial_scenario_plays_through_gym(tutorial):
     assert "UTC timestamps" not in obs["text"]                  # the L0 diagnosis stays out of the L3 brief
     obs, r, term, trunc, info = env.step({"tool": "contact", "to": "bev_marsh", "message":
                                           "When does the bake plan lock? Can later orders join today's run?"})
-    assert "bread course" in obs["text"] and r < 0             # away: the stall line, and the ask cost points
+    assert "bread course" in obs["text"] and r == 0            # away: the out-of-office line, free
     obs, *_ = env.step({"tool": "wait", "hours": 49})
     assert "1 new message" in obs["text"]
     obs, *_ = env.step({"tool": "inbox"})

@@ -27,7 +27,11 @@ from fdegym_env.tasklib import timeutil
 DEV_START = dt.date(2026, 2, 16)          # Monday; one week
 HELD_START = dt.date(2026, 3, 23)         # Monday; two weeks (clocks change Sun 29 Mar; Good Friday 3 Apr)
 HELD_DAYS = 14
-SHADOW_START = dt.date(2026, 3, 3)        # Tuesday; trial days walk forward from here
+SHADOW_START = dt.date(2026, 3, 2)        # Monday, the engagement's first day: trial day n is the portal day
+                                          # 2 Mar + (n - 1), never later than the day the trial is run on
+# Portal messages of the shadow days that the workspace or people already name: the shadow portal mirrors
+# the live one, so the same id is the same kind of message (Nadia's chest pain under a change of address).
+KNOWN_SHADOW_MESSAGES = {"PM-260302-0117": "red_flag"}   # on GMT days only (see shadow)
 DEV_SEED = 11_017
 SHADOW_SEED = 55_000
 # England and Wales bank holidays around the engagement (gov.uk/bank-holidays)
@@ -643,9 +647,19 @@ def held_out(params: dict, seed: int) -> dict:
 
 
 def shadow(params: dict, day: int) -> dict:
+    """Trial day ``day`` (1, 2, 3) mirrors the live portal for one day: Monday 2 March, then Tuesday, then
+    Wednesday. Each trial day takes a day of customer time (people.yaml ``trial.advance_hours``), so day n
+    is run on 2 March + (n - 1) at the earliest and its report arrives after that day is over."""
     rng = random.Random(_seed(params, SHADOW_SEED, 20_000_000, 1000) + 101 * int(day))
-    date = SHADOW_START + dt.timedelta(days=int(day) % 4)     # Tue-Fri of the engagement week
-    return {"days": [{"date": date.isoformat(), "messages": gen_day(rng, params, date)}]}
+    date = SHADOW_START + dt.timedelta(days=(int(day) - 1) % 4)     # Mon-Thu of the engagement week
+    msgs = gen_day(rng, params, date)
+    for i, item in enumerate(msgs):
+        kind = KNOWN_SHADOW_MESSAGES.get(item["msg"]["id"])
+        if kind and item["truth"]["kind"] != kind:
+            # 2 March is GMT: the UK wall clock is the UTC instant's
+            when = dt.datetime.fromisoformat(item["msg"]["received_at"].replace("Z", "+00:00")).replace(tzinfo=None)
+            msgs[i] = make_message(random.Random(item["msg"]["id"]), params, when, i + 1, kind)
+    return {"days": [{"date": date.isoformat(), "messages": msgs}]}
 
 
 # ---------------------------------------------------------------------------------------- dev data

@@ -1,7 +1,11 @@
 """One shadow day: the current system routes a day of portal messages in the test portal, and the
-teams say what they noticed - in their words, never the answer key."""
+teams say what they noticed - in their words, never the answer key. Trial day n is the portal day
+2 March + (n - 1) (traffic.shadow) and takes a day of customer time (people.yaml trial.advance_hours),
+so the report names a day that is over by the time it arrives."""
 
 from __future__ import annotations
+
+import datetime as dt
 
 from fdegym_env.tasklib import replay
 
@@ -22,7 +26,8 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
                 "extra_cost": 0.0}
     msgs = traffic["days"][0]["messages"]
     c, ex = ev["details"]["counts"], ev["_examples"]
-    lines = [f"Shadow portal, today: {ev['_n']} messages routed."]
+    day_name = dt.date.fromisoformat(traffic["days"][0]["date"]).strftime("%a %d %b")
+    lines = [f"Shadow portal, {day_name}: {ev['_n']} messages routed."]
     if c.get("malformed"):
         lines.append("Ian: the connector rejected some of your decisions (unknown queue or missing id) - in "
                      "production those would just vanish.")

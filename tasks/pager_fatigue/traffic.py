@@ -4,7 +4,7 @@ dev()      -> two weeks of February history written into the workspace (events, 
               change-calendar export, incident register).
 held_out() -> four weeks (16 Mar - 12 Apr 2026, across the BST change) of shift batches plus the
               hidden truth (which events belong to which real incident), in memory only.
-shadow()   -> one shift of shadow traffic for a trial day (2-15 Mar 2026).
+shadow()   -> one shift of shadow traffic for a trial day (day n: the shift starting 09:00 on 2 Mar + (n - 1)).
 
 Everything is driven by a private random.Random(seed); no clock, no global RNG.
 """
@@ -26,7 +26,8 @@ DEV_START = date(2026, 2, 16)
 DEV_DAYS = 14
 HELD_START = date(2026, 3, 16)
 HELD_DAYS = 28
-SHADOW_START = date(2026, 3, 2)
+SHADOW_START = date(2026, 3, 2)   # trial n is the shift from 09:00 on 2 Mar + (n - 1) to 09:00 the next day: a trial
+                                  # takes a day of customer time, so the shift is over when its report arrives
 # England & Wales bank holidays: Settlement Ops run no settlement or clearing on them (no scheme
 # settlement day). Good Friday and Easter Monday fall inside the held-out weeks.
 BANK_HOLIDAYS = {date(2026, 1, 1), date(2026, 4, 3), date(2026, 4, 6), date(2026, 5, 4), date(2026, 5, 25),
@@ -710,7 +711,7 @@ def held_out(params: dict, seed: int) -> dict:
 
 
 def shadow(params: dict, day: int) -> dict:
-    g = _build(params, SHADOW_START + timedelta(days=int(day) % 14), 1, 50000 + int(day), "shadow")
+    g = _build(params, SHADOW_START + timedelta(days=(int(day) - 1) % 14), 1, 50000 + int(day), "shadow")
     return {"days": g.batches(), "incidents": _incidents_json(g), "contract_alerts": _contract(params)}
 
 

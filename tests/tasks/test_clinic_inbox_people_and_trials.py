@@ -1,0 +1,145 @@
+"""clinic_inbox: what playtests showed people and trial days getting wrong, pinned.
+
+- Hamza gives the desk's capacity once Dr Okafor has signed off the triage change (her decisions),
+  not only once someone has told the agent the red-flag standard; and a plain question about his own
+  desk's daily number is never "I can't think who would".
+- Dr Okafor signs off the approved templates going out automatically to purely admin messages and
+  says what a purely admin message gets while the practice is closed (both); Kerry says the same.
+- A trial day is a day of the shadow portal and takes a day of customer time: trial day n is the
+  portal day 2 March + (n - 1), named in the report, and the clock after it is past that day.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+
+from fdegym_env.core.registry import load_task
+from fdegym_env.people.engine import DEFAULT_NO_ONE, People
+from fdegym_env.people.routers import make_router
+
+TASK = load_task("clinic_inbox")
+VARIANTS = ["base", "pharmacy_short", "sample:372", "sample:5"]
+
+
+def _people(variant: str) -> People:
+    spec = TASK.people_spec(TASK.variant(variant))
+    return People(spec, make_router("semantic", spec["people"]))
+
+
+SIGN_OFF_ASK = ("Dr Okafor, following SEA-2025-14 and PM-260302-0117: the router will read subject and body against "
+                "the current red-flag list, matched generously, red flags to the nurse line as urgent; anything with "
+                "symptoms, medicines or a second ask goes to a person. Are you happy to sign that design off?")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_hamza_gives_capacity_once_funmi_has_signed_off(variant):
+    p = _people(variant)
+    r = p.contact("dr_funmi_okafor", SIGN_OFF_ASK)
+    assert "triage_decisions" in r.tags, r.reply
+    r = p.contact("hamza_qureshi", "Dr Okafor has signed off the triage change. How many repeat requests can the "
+                                   "pharmacy desk take per working day?")
+    assert r.tags == ["pharmacy_capacity"], r.reply
+    assert "F_pharmacy_capacity" in r.facts
+    assert str(TASK.variant(variant).params["pharm_cap"]) in r.reply
+
+
+def test_hamza_still_waits_for_funmi_before_anything_clinical_is_agreed():
+    p = _people("base")
+    r = p.contact("hamza_qureshi", "How many repeat requests can the pharmacy desk take per working day?")
+    assert r.tags == ["pharmacy_capacity:needs_prior"] and "Funmi" in r.reply
+
+
+def test_hamzas_inbox_offer_arrives_only_once_funmi_is_on_board():
+    p = _people("base")
+    assert "m4" not in {m["id"] for m in p.read_inbox()}
+    p.contact("dr_funmi_okafor", SIGN_OFF_ASK)
+    assert "m4" in {m["id"] for m in p.read_inbox()}
+    r = p.contact("hamza_qureshi", "Thanks for your note - what's the desk's daily limit for repeats?")
+    assert r.tags == ["pharmacy_capacity"], r.reply
+
+
+DESK_QUESTIONS = [
+    "Dr Okafor has now agreed the triage change as long as you're OK with repeats. Our shadow run left a pile of "
+    "repeats over at your desk at close. How many repeat requests can the desk clear in a working day, so I can cap "
+    "it and keep the rest with the nurse line?",
+    "What's the daily throughput of the repeats desk?",
+    "Is there one figure for how many repeats you and Becca get through each weekday, or does it depend who's in?",
+]
+
+
+@pytest.mark.parametrize("variant", ["base", "sample:372"])
+@pytest.mark.parametrize("question", DESK_QUESTIONS)
+def test_a_question_about_the_desks_daily_number_is_hamzas(variant, question):
+    p = _people(variant)
+    p.contact("dr_funmi_okafor", SIGN_OFF_ASK)
+    r = p.contact("hamza_qureshi", question)
+    assert r.tags == ["pharmacy_capacity"], r.reply
+    assert DEFAULT_NO_ONE not in r.reply
+
+
+@pytest.mark.parametrize("question", [
+    "Are you happy for pure-admin portal messages to get an automatic template reply? And out of hours, which one "
+    "do they get - the template or the safety-netting wording?",
+    "Two sign-offs please: the approved HMP templates sent automatically to single-ask admin messages only, and for "
+    "those same admin messages arriving when we're closed - template, out-of-hours reply, or both?",
+])
+def test_funmi_signs_off_automatic_templates_and_says_what_closed_admin_messages_get(question):
+    p = _people("base")
+    r = p.contact("dr_funmi_okafor", question)
+    assert r.tags == ["automated_replies"], r.reply
+    assert "signed off by me" in r.reply and "gets both" in r.reply
+
+
+def test_kerry_says_the_safety_netting_goes_with_a_template_out_of_hours():
+    p = _people("base")
+    r = p.contact("kerry_ashdown", "A change-of-address message comes in at 10pm. Does it get the address template, "
+                                   "the out-of-hours reply, or both?")
+    assert r.tags == ["ooh_reply"], r.reply
+    assert "never the template on its own" in r.reply
+
+
+# ----------------------------------------------------------------------------------------- trial clock
+class _Canned:
+    def __init__(self, route):
+        self.task, self.route = TASK, route
+
+    def call(self, module, function, batch, timeout_s=None):
+        return type("R", (), {"ok": True, "error": None, "value": {
+            "decisions": [dict(self.route(m), id=m["id"]) for m in batch["messages"]]}})()
+
+
+@pytest.mark.parametrize("variant", ["base", "sample:372"])
+def test_a_trial_day_takes_a_day_and_reports_a_day_that_is_over(variant):
+    params = dict(TASK.variant(variant).params)
+    p = _people(variant)
+    assert p.trial_terms()["advance_hours"] == 24
+    shown = []
+
+    def run_day(day):
+        traffic = TASK.module("traffic").shadow(params, day)
+        out = TASK.module("trial").run(_Canned(lambda m: {"queue": "front_desk"}), params, day, traffic)
+        shown.append((traffic["days"][0]["date"], out["feedback"]))
+        return out
+
+    for n in (1, 2, 3):                      # as early as they can be run: back to back from the first morning
+        started = p.clock.now()
+        p.trial(run_day)
+        date, feedback = shown[-1]
+        day = dt.date.fromisoformat(date)
+        assert day <= started.date(), f"trial day {n} shows {day}, run on {started}"
+        assert p.clock.now() >= dt.datetime.combine(day + dt.timedelta(days=1), dt.time()), (n, p.clock.now())
+        assert f"Shadow portal, {day:%a %d %b}:" in feedback
+        assert set(re.findall(r"PM-(\d{6})-", feedback)) <= {f"{day:%y%m%d}"}, feedback
+        r = p.contact("lorna_pike", "What time does the front desk start on the admin queue?")
+        assert dt.datetime.strptime(r.at + " 2026", "%a %d %b %H:%M %Y").date() > day
+
+
+def test_shadow_message_ids_people_name_are_what_they_say():
+    """The shadow portal mirrors the live one: PM-260302-0117 (Nadia's chest pain under a change of
+    address) is a red flag on the trial day that carries it, in every variant."""
+    for variant in ["base", "rf_list_2026", "sample:372", "sample:5", "sample:99"]:
+        msgs = TASK.module("traffic").shadow(dict(TASK.variant(variant).params), 1)["days"][0]["messages"]
+        known = [m for m in msgs if m["msg"]["id"] == "PM-260302-0117"]
+        assert known and all(m["truth"]["kind"] == "red_flag" for m in known), variant

@@ -10,10 +10,12 @@ from . import grader
 
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     out = evaluation.evaluate_on(deploy, grader.evaluate, params, traffic)
-    when = traffic.get("day", f"day {day}")
+    # a trial day takes a customer day (people.yaml trial.advance_hours): the report covers the 24 hours just
+    # mirrored and names no calendar day, which trial.run cannot check against the customer's clock
+    when = "the last 24 hours"
     per = out["_per"]
     if out["_lost"]:
-        return {"feedback": f"Jorge ({when}): the shadow intake fell over - " + "; ".join(out["incidents"][:2]),
+        return {"feedback": f"Jorge (shadow intake, {when}): the shadow intake fell over - " + "; ".join(out["incidents"][:2]),
                 "facts": [], "topics": [], "stats": out["details"], "extra_cost": 0.0}
     q = out["details"]["by_queue"]
     lines = [f"Shadow intake, {when}: {len(per)} FNOLs - " + ", ".join(f"{k} {v}" for k, v in q.items() if v) + "."]

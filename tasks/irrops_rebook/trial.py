@@ -14,7 +14,9 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     d, inc = out["details"], out["incidents"]
     plan = traffic["plans"][0]
     flights = ", ".join(c["flight"] + " " + c["from"] for c in plan["cancelled"])
-    lines = [f"Shadow run {traffic.get('day', '')}: {flights} cancelled, {d['pax']} passengers. "
+    # a shadow day takes a customer day (people.yaml trial.advance_hours): the report covers the day just
+    # run and names no calendar date, which trial.run cannot check against the customer's clock
+    lines = [f"Shadow run, the last 24 hours: {flights} cancelled, {d['pax']} passengers. "
              f"The tool would have rebooked {d['auto']} and sent {d['desk']} to the desk."]
     facts, topics = [], []
     kinds = {i.split(":", 1)[0] for i in inc}

@@ -144,3 +144,36 @@ def test_malformed_output_an_unknown_or_unflyable_itinerary():
                 [{"pax_id": "P99999", "action": "desk"}, {"pax_id": "P00004", "action": "desk"}]):
         out = grade(p, bad)
         assert any(i.startswith("malformed_output") for i in out["incidents"]), bad
+
+
+@pytest.mark.parametrize("extra, missed", [(None, False), (14, True), (15, False)])
+def test_assisted_passenger_may_be_rebooked_with_the_ocs_time_on_a_connection(extra, missed):
+    """What Conor (ssr_desk_rule), Marek (desk_keeps) and Niamh (prm) say: the SSR follows the booking,
+    so a WCHR rebooked by the tool is no incident; on a Dublin connection it needs MCT + 15 for OCS."""
+    cnl = flight("SK401/10MAR", "CDG", "DUB", "2026-03-10T07:00", 105)
+    new = flight("SK403/10MAR", "CDG", "DUB", "2026-03-10T10:00", 105)
+    fl, segs = [cnl, new], ["SK403/10MAR"]
+    p = plan(fl, "SK401/10MAR", [pax("P00005", [cnl], "SK401/10MAR", ssr=["WCHR"])])
+    if extra is not None:
+        dep = SIM.to_min(new["sta"]) + SIM.mct(BASE, "T2", "T2", "EU") + extra
+        onward = flight("SK420/10MAR", "DUB", "LHR", SIM.local(dep, "DUB")[:16], 75)
+        p["schedule"].append(onward)
+        p["passengers"][0]["segments"].append({k: onward[k] for k in ("key", "flight", "from", "to", "std", "sta")})
+        segs.append("SK420/10MAR")
+    out = grade(p, [{"pax_id": "P00005", "action": "rebook", "segments": segs}])
+    assert out["incidents"] == []
+    assert out["details"]["prm_missed"] == int(missed)
+    assert out["details"]["auto"] == int(not missed)
+
+
+def test_the_tool_may_rebook_onto_the_other_airport_of_the_same_city():
+    """Aoife (coterminal_policy) and Marek (coterminals, desk_keeps): Art 8(3) needs no agent; the
+    transfer is paid (a co-terminal cost), never an incident."""
+    cnl = flight("SK401/10MAR", "CDG", "DUB", "2026-03-10T07:00", 105)
+    new = flight("SK403/10MAR", "CDG", "DUB", "2026-03-10T10:00", 105)
+    lhr = flight("SK420/10MAR", "DUB", "LHR", "2026-03-10T09:00", 75)
+    lgw = flight("SK450/10MAR", "DUB", "LGW", "2026-03-10T13:30", 75)
+    p = plan([cnl, new, lhr, lgw], "SK401/10MAR", [pax("P00006", [cnl, lhr], "SK401/10MAR")])
+    out = grade(p, [{"pax_id": "P00006", "action": "rebook", "segments": ["SK403/10MAR", "SK450/10MAR"]}])
+    assert out["incidents"] == []
+    assert out["details"]["coterm"] == 1 and out["details"]["auto"] == 1

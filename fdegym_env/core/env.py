@@ -459,13 +459,14 @@ class FDEGymEnv(gym.Env[dict, dict]):
         if tool == "trial":
             if not self.task.has_module("trial"):
                 raise ActionError("This engagement has no trial environment.")
+            began = people.stamp()
             day, feedback, cost = people.trial(self._run_trial_day)
             terms = people.trial_terms()
             if day > terms["max_runs"]:
                 head = f"No trial day: all {terms['max_runs']} have been used"
             else:
                 left = terms["max_runs"] - day
-                head = (f"Trial day {day} of {terms['max_runs']} (cost {cost:g} points; "
+                head = (f"Trial day {day} of {terms['max_runs']}{', from ' + began if began else ''} (cost {cost:g} points; "
                         f"{left} trial day{'s' if left != 1 else ''} left)")
             return f"{head}:\n{feedback}", cost, {"to": "trial", "day": day, "cost": cost}, None
         if tool == "submit":

@@ -72,10 +72,13 @@ def test_each_trial_day_states_its_cost_and_what_is_left():
         n = terms["max_runs"]
         assert n >= 2
         for day in range(1, n + 1):
+            began = env.people.stamp()                    # the trial day starts now (None without a calendar)
             obs, reward, *_ = env.step({"tool": "trial"})
             left = n - day
-            assert obs["text"].startswith(f"Trial day {day} of {n} (cost {terms['costs'][day - 1]:g} points; "
-                                          f"{left} trial day{'s' if left != 1 else ''} left)")
+            head = obs["text"].split(":\n", 1)[0]
+            stamp = f", from {began}" if began else ""
+            assert head == (f"Trial day {day} of {n}{stamp} (cost {terms['costs'][day - 1]:g} points; "
+                            f"{left} trial day{'s' if left != 1 else ''} left)"), head
             assert reward == pytest.approx(-terms["costs"][day - 1])
         obs, reward, *_ = env.step({"tool": "trial"})
         assert obs["text"].startswith(f"No trial day: all {n} have been used") and reward == 0
@@ -95,5 +98,16 @@ def test_messages_are_announced_when_they_arrive_whatever_the_action():
         arrived = env.people.inbox_new()
         assert arrived >= 1 and f"[{arrived} new message{'s' if arrived != 1 else ''} in your inbox" in obs
         assert "new message" not in env.step({"tool": "directory"})[0]["text"]       # once
+    finally:
+        env.close()
+
+
+def test_a_trial_day_names_when_it_began_on_the_customer_clock():
+    env = FDEGymEnv(task="helpdesk_tutorial", sandbox="none")
+    try:
+        env.reset(seed=0)
+        began = env.people.stamp()
+        assert began and env.step({"tool": "trial"})[0]["text"].startswith(f"Trial day 1 of 2, from {began} (")
+        assert env.people.stamp() != began                 # and took customer time
     finally:
         env.close()

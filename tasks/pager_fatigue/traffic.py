@@ -107,6 +107,15 @@ CARD_AUTH_CI = {"hosts": ["auth-gw-01", "auth-gw-02", "auth-gw-03", "auth-gw-04"
                 "alerts": ["HostUnreachable", "PodRestartLoop", "NodeRebooted"],
                 "group": "Card Auth", "what": ["auth-gw rolling deploy 7.14", "auth-gw rolling deploy 7.15 (ISO8583 field 55 fix)"]}
 
+# Certificates the nightly scan watches. Each has one notAfter; the scan (00:05 UTC) reports every cert
+# with 30 days or less left, so a cert's days left fall by one a night until Security Eng renew it
+# (SECENG board, a weekday, between 10 and 21 days left): then the new notAfter is a year out and the
+# cert drops out of the scan. A cert_real incident is a renewal nobody picked up: the first night it
+# shows 7 days it is real, and it is renewed (emergency) that day.
+CERT_RENEW_DAYS = (10, 21)
+CERT_REAL_DAYS = 7
+# OPS-1209 quotes vault-int's first certscan 3 event (23 Feb): 12d left, notAfter 2026-03-07T04:00:00Z.
+CERT_ANCHORS_DEV = {"vault-int.halyard.local": datetime(2026, 3, 7, 4, 0, 0, tzinfo=timezone.utc)}
 CERTS = ["api.halyardpay.co.uk", "portal.halyardpay.co.uk", "hooks.halyardpay.co.uk", "sftp.settlement.halyardpay.net",
          "acs.3ds.halyardpay.co.uk", "vault-int.halyard.local", "grafana.halyard.local", "kafka-core.halyard.local"]
 APSE_CHECKS = ["portal-login", "portal-reports", "api-auth-ping", "api-refund-ping", "webhook-echo", "tokenise-test-card",
@@ -140,6 +149,10 @@ class _Gen:
         self.n = 0
         self.keep_ids: set = set()   # noise that may share a key with a real incident (a flap before a member dies)
         self.gen_counter = self.rng.randint(12000, 29000)
+        # certificates: their own generator (the main stream stays as it was), dropped renewals, renewals
+        self.cert_rng = random.Random(seed * 7919 + 17)
+        self.cert_drops: dict = {}   # cert -> (shift day, scan time, iid) of a renewal nobody picked up
+        self.cert_renewals: list = []
         self.batch_windows = params["batch_windows_before"] if phase == "dev" and params.get(
             "batch_windows_before") else params["batch_windows"]
 
@@ -189,19 +202,85 @@ class _Gen:
         self.events.append((dt, ev, iid, (alert, service, base_inst)))
         return ev
 
-    def cert_event(self, t, cert, days_left, iid=None):
-        """certscan 2 puts the days left in value; certscan 3 (internal certs from 23 Feb, all from 2 March)
-        sends value null and the days in labels.days_left and the summary."""
+    @staticmethod
+    def _certscan3(t, cert) -> bool:
         d = to_london(t).date()
-        v3 = d >= CERTSCAN3_ALL_FROM or (d >= CERTSCAN3_PARTIAL_FROM and cert.endswith(".halyard.local"))
-        if not v3:
+        return d >= CERTSCAN3_ALL_FROM or (d >= CERTSCAN3_PARTIAL_FROM and cert.endswith(".halyard.local"))
+
+    def cert_event(self, t, cert, not_after, iid=None):
+        """One scan result: days left = whole days from the scan to the cert's notAfter. certscan 2 puts
+        them in value; certscan 3 (internal certs from 23 Feb, all from 2 March) sends value null and the
+        days in labels.days_left and the summary, with the notAfter."""
+        days_left = int((not_after - t).total_seconds() // 86400)
+        if not self._certscan3(t, cert):
             return self.add(t, "certscan", "CertExpirySoon", "pki", "cert:" + cert, "critical", days_left, 30,
                             "certificate %s expires in %d days (issuer: Sectigo RSA DV)" % (cert, days_left), iid)
-        not_after = (t + timedelta(days=days_left, hours=self.rng.randint(1, 20))).strftime("%Y-%m-%dT%H:%M:%SZ")
+        na = not_after.strftime("%Y-%m-%dT%H:%M:%SZ")
         issuer = "Halyard Internal CA G2" if cert.endswith(".halyard.local") else "Sectigo RSA DV"
         return self.add(t, "certscan", "CertExpirySoon", "pki", "cert:" + cert, "critical", None, None,
-                        "%s: %dd left (notAfter %s, %s)" % (cert, days_left, not_after, issuer), iid,
-                        days_left=str(days_left), not_after=not_after, scanner="certscan/3.0.2")
+                        "%s: %dd left (notAfter %s, %s)" % (cert, days_left, na, issuer), iid,
+                        days_left=str(days_left), not_after=na, scanner="certscan/3.0.2")
+
+    def _burn_cert_event(self, t, cert):
+        """The draws the old per-night random cert event made (notAfter hours, timestamp format), so
+        that every other event keeps its place in the random stream."""
+        r = self.rng
+        if self._certscan3(t, cert):
+            r.randint(1, 20)
+        self.n += 1
+        if r.random() < 0.3:
+            r.randint(0, 999)
+
+    def scan_time(self, d: int) -> datetime:
+        """00:05 UTC on the night of shift day d."""
+        day0 = self.day_start(d)
+        return datetime.combine((day0 + timedelta(hours=16)).date(), datetime.min.time(), UTC) + timedelta(minutes=5)
+
+    def cert_scans(self):
+        """Every night's certscan events from one notAfter per cert (see CERTS), emitted after the
+        rest of the traffic with the cert generator."""
+        cr = self.cert_rng
+        main, self.rng = self.rng, cr
+        try:
+            for c in CERTS:
+                drop = self.cert_drops.get(c)
+                tod = timedelta(hours=cr.randint(1, 22), minutes=cr.randint(0, 59), seconds=cr.randint(0, 59))
+                renew_at = cr.randint(*CERT_RENEW_DAYS)
+                if drop:
+                    d_r, scan_r, _iid = drop
+                    not_after = datetime.combine(scan_r.date(), datetime.min.time(), UTC) + timedelta(days=CERT_REAL_DAYS) + tod
+                elif self.phase == "dev" and c in CERT_ANCHORS_DEV:
+                    not_after = CERT_ANCHORS_DEV[c]
+                    renew_at = min(renew_at, 11)   # still in the scan on 23 Feb at 12 days
+                else:
+                    first = self.scan_time(0).date()
+                    x0 = cr.randint(renew_at + 1, 30 + max(8, int(self.ndays * 0.75)))
+                    not_after = datetime.combine(first, datetime.min.time(), UTC) + timedelta(days=x0) + tod
+                renewed = False
+                for d in range(self.ndays):
+                    scan = self.scan_time(d)
+                    left = int((not_after - scan).total_seconds() // 86400)
+                    if renewed or left > 30:
+                        continue
+                    if drop and d == drop[0]:
+                        self.cert_event(drop[1], c, not_after, drop[2])
+                    else:
+                        self.cert_event(scan + timedelta(seconds=cr.randint(0, 50)), c, not_after)
+                    # Security Eng renew on a weekday once the cert is inside their window; a dropped
+                    # renewal waits for the page
+                    due = (drop and d == drop[0]) or (not drop and left <= renew_at)
+                    if due and (drop or scan.weekday() < 5):
+                        when = scan + timedelta(hours=cr.randint(9, 15), minutes=cr.randint(0, 59))
+                        life = 365 if c.endswith(".halyard.local") else 397
+                        self.cert_renewals.append({"cert": c, "renewed": when, "old": not_after,
+                                                   "new": (when + timedelta(days=life)).replace(second=0, microsecond=0),
+                                                   "iid": drop[2] if drop else None, "left": left})
+                        renewed = True
+                if not renewed:
+                    self.cert_renewals.append({"cert": c, "renewed": None, "old": not_after, "new": None,
+                                               "iid": None, "left": int((not_after - self.scan_time(self.ndays - 1)).total_seconds() // 86400)})
+        finally:
+            self.rng = main
 
     def lb_instance(self, member: str) -> str:
         if self.p.get("lb_generation_suffix"):
@@ -285,12 +364,12 @@ class _Gen:
 
     def hand_silenced(self, d: int):
         r = self.rng
-        # nightly cert scan at 00:05 UTC
-        day0 = self.day_start(d)
-        scan = datetime.combine((day0 + timedelta(hours=16)).date(), datetime.min.time(), UTC) + timedelta(minutes=5)
+        # nightly cert scan at 00:05 UTC: the events come from cert_scans(); these are the draws the
+        # old random sample made, kept so the rest of the traffic is unchanged
+        scan = self.scan_time(d)
         for c in r.sample(CERTS, r.randint(3, 5)):
-            dl = r.randint(8, 29)
-            self.cert_event(scan + timedelta(seconds=r.randint(0, 50)), c, dl)
+            r.randint(8, 29)
+            self._burn_cert_event(scan + timedelta(seconds=r.randint(0, 50)), c)
         # broken Sydney synthetic probe
         for chk in r.sample(APSE_CHECKS, r.randint(2, 6)):
             t = self.at(d, r.uniform(13.5, 20.5))
@@ -499,12 +578,17 @@ class _Gen:
                        lambda i: (1, "critical", "check %s failed from apse2-probe-3: %s (%s, %dms)"
                                   % (chk, code, host, r.randint(80, 900))), source="synthetics")
         elif kind == "cert_real":
+            # a renewal nobody picked up: the first night the cert shows a week left (cert_scans)
             c = extra
-            day0 = self.day_start(d)
-            scan = datetime.combine((day0 + timedelta(hours=16)).date(), datetime.min.time(), UTC) + timedelta(minutes=5, seconds=r.randint(0, 50))
-            iid = self.incident(kind, "sev2", "CertExpirySoon", "pki", "cert:" + c, scan, scan + timedelta(minutes=5),
-                                "certificate about to expire: " + c)
-            self.cert_event(scan, c, r.randint(2, 5), iid)
+            if c in self.cert_drops or (self.phase == "dev" and c in CERT_ANCHORS_DEV):
+                c = next((x for x in CERTS if x not in self.cert_drops and not (self.phase == "dev" and x in CERT_ANCHORS_DEV)), None)
+            scan = self.scan_time(d) + timedelta(seconds=r.randint(0, 50))
+            r.randint(2, 5)
+            self._burn_cert_event(scan, extra)
+            if c is not None:
+                iid = self.incident(kind, "sev2", "CertExpirySoon", "pki", "cert:" + c, scan, scan + timedelta(minutes=5),
+                                    "certificate about to expire: " + c)
+                self.cert_drops[c] = (d, scan, iid)
         elif kind == "disk_real":
             host = "log-agg-0%d" % r.randint(1, 4)
             n = r.randint(3, 6)
@@ -603,6 +687,7 @@ class _Gen:
             self.blips(d)
             self.misc(d)
             self.maintenance(d, forced[d])
+        self.cert_scans()
 
         # noise never shares a key with a real incident close in time (so dedup judgement stays fair)
         keep = []
@@ -718,7 +803,8 @@ def shadow(params: dict, day: int) -> dict:
 # ----------------------------------------------------------------------------- pager-log notes
 # Three people carried the pager in February and wrote the ack notes in their own way: Kasia
 # (terse, lower case, tired), Tomás (full sentences, ticket numbers, signs "-TF"), Ben (clipped,
-# capitals, "ack'd"). Placeholders: {t} local time, {n} pages of this key tonight, {m} member ip,
+# capitals, "ack'd"). A note starting "@lunch:" is only written for a page between 11:30 and 14:30 UK time,
+# "@night:" only between 21:00 and 06:00. Placeholders: {t} local time, {n} pages of this key tonight, {m} member ip,
 # {lb} lb name, {pool}, {svc}, {host}, {chg} change number, {v} value, {cert}, {chk} synthetic check.
 VOICE = {
     "kasia.wrona": {
@@ -731,7 +817,9 @@ VOICE = {
         "apse2": ["sydney", "probe-3, silenced", "apse2 again", "", "silenced 12h (OPS-1150)"],
         "etl": ["etl lag silenced", "analytics, silenced til 6", "", "not ours"],
         "cardauth": ["blip, cleared", "checked auth dash, fine by the time I looked", "p99 {v}ms, back under in 2 min", "blip",
-                     "lunchtime blip"],
+                     "@lunch:lunchtime blip", "@night:woke up for a blip, cleared before I found the dash"],
+        "cardauth_err": ["blip, cleared", "err rate {v}%, back under in 2 min", "declines normal, tech errors {v}% for a min", "blip",
+                         "@lunch:lunchtime blip"],
         "maint": ["change?", "{svc} - someone patching, nobody posted", "{t} {chg} in the calendar, no post in ops-bridge as usual", "",
                   "{host} rebooting - planned?", "found it in the CAB cal, {chg}"],
         "other": ["", "ack", "fine now", "looked, nothing", "cleared before I got to it", "", "meh"],
@@ -751,9 +839,11 @@ VOICE = {
         "etl": ["analytics-etl consumer lag, nightly ETL. Silenced until 06:00.", "ETL lag, silenced. -TF", ""],
         "cardauth": ["Card auth p99 {v}ms, cleared within two minutes. Watched the dashboard for ten.",
                      "Short auth blip, recovered on its own.", "Checked auth-gw dashboards, all nodes healthy."],
+        "cardauth_err": ["Card auth technical errors {v}%, cleared within two minutes. Declines normal.",
+                         "Short auth error blip, recovered on its own.", "Checked auth-gw dashboards, all nodes healthy."],
         "maint": ["{svc} change running ({chg}), implementer didn't post. Silenced the CI.", "Planned work on {svc}. -TF",
                   "Was in the CAB calendar ({chg}).", "", "{host} down during patching, expected."],
-        "other": ["", "Acked, cleared.", "Acked. Will look in the morning.", "Looked at it, fine now.", ""],
+        "other": ["", "Acked, cleared.", "@night:Acked. Will look in the morning.", "Looked at it, fine now.", ""],
         "real": ["Real. INC raised, {svc} team engaged.", "Real incident, bridge opened at {t}. -TF", "Escalated to the owning team."],
     },
     "ben.okafor": {
@@ -763,6 +853,7 @@ VOICE = {
         "apse2": ["apse2", "SYD probe - silenced", ""],
         "etl": ["ETL", "silenced ETL lag", ""],
         "cardauth": ["auth blip, cleared", "checked dash, ok", "blip"],
+        "cardauth_err": ["auth blip, cleared", "checked dash, ok", "blip", "auth errs {v}% - gone"],
         "maint": ["planned?", "{chg} running", "", "patching {host}", "CAB change - nobody posted", "{svc} work, {chg}"],
         "other": ["", "ack'd", "ok now", "", "cleared"],
         "real": ["REAL - INC", "real one, paged owner", "escalated {t}", ""],
@@ -802,7 +893,7 @@ INC_SUMMARY = {
 
 def _inc_summary(rng, m: dict) -> str:
     opts = INC_SUMMARY.get(m["kind"]) or [m["summary"]]
-    return rng.choice(opts).format(inst=m["instance"], alert=m["alert"])
+    return rng.choice(opts).format(inst=m["instance"].replace("cert:", ""), alert=m["alert"])
 
 
 def _detected_via(rng, m: dict) -> str:
@@ -810,6 +901,8 @@ def _detected_via(rng, m: dict) -> str:
         return "merchant complaint (APAC)"
     if m["kind"] == "lb_flap_down":
         return "page (noticed the count climbing)"
+    if m["kind"] == "cert_real":
+        return "page"
     if m["kind"] in ("lag_real",):
         return rng.choice(["page", "fraud team", "page"])
     return rng.choice(["page", "page", "page", "page (after ack of dupes)", "merchant complaint" if m["sev"] != "sev3" else "page"])
@@ -823,6 +916,18 @@ def _typo(rng, text: str) -> str:
     return text
 
 
+def _note_fits(note: str, hour) -> bool:
+    """Whether a time-bound note ("@lunch:", "@night:") fits a page at ``hour`` (UK local, float)."""
+    if not note.startswith("@") or hour is None:
+        return not note.startswith("@")
+    when = note[1:].split(":", 1)[0]
+    if when == "lunch":
+        return 11.5 <= hour < 14.5
+    if when == "night":
+        return hour >= 21 or hour < 6
+    return False
+
+
 def _pager_note(rng, who: str, cat: str, ctx: dict) -> str:
     if who == "-":
         return ""
@@ -834,8 +939,9 @@ def _pager_note(rng, who: str, cat: str, ctx: dict) -> str:
             return ""  # the tenth HostUnreachable of the same change gets no note
         if cat in ("lb", "lag", "cert", "apse2", "etl") and rng.random() < min(0.7, 0.12 * int(ctx.get("n") or 1)):
             return ""  # by the fifth page of the same thing nobody writes a note
-        opts = VOICE.get(who, VOICE["ben.okafor"])[cat.split(":")[0]]
+        opts = [o for o in VOICE.get(who, VOICE["ben.okafor"])[cat.split(":")[0]] if _note_fits(o, ctx.get("hour"))]
         text = rng.choice(opts)
+        text = text.split(":", 1)[1] if text.startswith("@") else text
     try:
         text = text.format(**ctx)
     except (KeyError, IndexError):
@@ -843,7 +949,15 @@ def _pager_note(rng, who: str, cat: str, ctx: dict) -> str:
     return _typo(rng, text)
 
 
-ONCALL_DEV = ["kasia.wrona", "kasia.wrona", "tomas.ferreira", "tomas.ferreira", "ben.okafor", "ben.okafor", "kasia.wrona"]
+# docs/oncall_rota.md: (primary, secondary) per week from Monday 09:00. The primary acks; a page left
+# unacked for 10 minutes escalates to the secondary (oncall_handbook.md), who acks it. Tomás is on
+# leave from Mon 23 Feb, so Ben took that week.
+ROTA_DEV = [("kasia.wrona", "tomas.ferreira"), ("ben.okafor", "kasia.wrona")]
+ESCALATE_S = 600
+# alertbridge's archiver was restarted mid-write twice in the fortnight (5.1 rollout on the afternoon
+# of 19 Feb, 5.1.1 hotfix late on the morning of 25 Feb): the first event it was writing once the deploy
+# began is cut short in data/events/ (docs/tickets/OPS-1214.md). The router got those events whole.
+ARCHIVER_RESTARTS = [datetime(2026, 2, 19, 14, 0, tzinfo=UTC), datetime(2026, 2, 25, 11, 30, tzinfo=UTC)]
 
 
 def _emulate_current_router(ev: dict, rules: dict) -> str:
@@ -875,11 +989,13 @@ def dev(params: dict, out: pathlib.Path) -> None:
     for d, day in enumerate(days):
         dname = (DEV_START + timedelta(days=d)).isoformat()
         lines = [json.dumps(e, separators=(",", ":")) for e in day["batch"]["events"]]
-        if d in (3, 9):  # the bridge truncated a line twice during the fortnight
-            k = rng.randrange(len(lines))
-            lines[k] = lines[k][: len(lines[k]) // 2]
+        for restart in ARCHIVER_RESTARTS:
+            if utc(parse_iso(day["batch"]["shift_start"])) <= restart < utc(parse_iso(day["batch"]["shift_end"])):
+                at = [(utc(parse_iso(e["ts"])), i) for i, e in enumerate(day["batch"]["events"])]
+                k = min([x for x in at if x[0] >= restart] or [max(at)])[1]
+                lines[k] = lines[k][: len(lines[k]) // 2]
         (evdir / (dname + ".jsonl")).write_text("\n".join(lines) + "\n")
-        oncall = ONCALL_DEV[d % 7]
+        primary, secondary = ROTA_DEV[min(d // 7, len(ROTA_DEV) - 1)]
         seen = {}
         first_pid = {}
         for e in day["batch"]["events"]:
@@ -895,7 +1011,8 @@ def dev(params: dict, out: pathlib.Path) -> None:
             seen[e.get("service")] = seen.get(e.get("service"), 0) + 1
             chg = next((c["number"] for c in recs if c["ci"] == e.get("service") and c["start"] <= t <= c["end"]), "")
             parts = member.split("/")
-            ctx = {"t": to_london(t).strftime("%H:%M"), "n": seen[(a, member)], "ns": seen[e.get("service")], "m": parts[-1], "lb": parts[0],
+            lt = to_london(t)
+            ctx = {"hour": lt.hour + lt.minute / 60.0, "t": lt.strftime("%H:%M"), "n": seen[(a, member)], "ns": seen[e.get("service")], "m": parts[-1], "lb": parts[0],
                    "pool": (e.get("labels") or {}).get("pool", parts[1] if len(parts) > 2 else ""), "svc": e.get("service"),
                    "host": inst, "chg": chg or "no CHG I could find", "v": e.get("value") if e.get("value") is not None
                    else (e.get("labels") or {}).get("days_left", "?"), "cert": inst.replace("cert:", ""),
@@ -914,16 +1031,19 @@ def dev(params: dict, out: pathlib.Path) -> None:
                 cat = "apse2"
             elif a == "KafkaConsumerLag" and inst.startswith("analytics-etl"):
                 cat = "etl"
-            elif a.startswith("CardAuth"):
+            elif a == "CardAuthLatencyP99High":
                 cat = "cardauth"
+            elif a.startswith("CardAuth"):
+                cat = "cardauth_err"
             elif chg:
                 cat = "maint"
             else:
                 cat = "other"
             ts = e["ts"]
             key = "%s|%s|%s" % (a, inst, ts)
-            who = oncall if rng.random() > 0.08 else "-"
-            ack = rng.randint(40, 900) if who != "-" else ""
+            acked = rng.random() > 0.08
+            ack = (rng.randint(40, 420) if rng.random() < 0.85 else rng.randint(ESCALATE_S + 1, 1500)) if acked else ""
+            who = "-" if not acked else primary if ack <= ESCALATE_S else secondary
             note = _pager_note(rng, who, cat, ctx)
             if iid and iid in first_pid and who != "-":
                 note = rng.choice(["", "", "dupe of PD%07d" % first_pid[iid], "same INC", "still going (%s)" % ctx["t"],
@@ -942,10 +1062,33 @@ def dev(params: dict, out: pathlib.Path) -> None:
     inc = io.StringIO()
     iw = csv.writer(inc)
     iw.writerow(["inc", "sev", "opened_utc", "service", "alert", "instance", "summary", "detected_via"])
+    inc_no = {}
     for i, (iid, m) in enumerate(sorted(g.incidents.items(), key=lambda x: x[1]["start"] or datetime.max.replace(tzinfo=UTC))):
         if m["start"] is None:
             continue
+        inc_no[iid] = "INC-%d" % (4402 + i * 3)
         iw.writerow(["INC-%d" % (4402 + i * 3), m["sev"].upper().replace("SEV", "SEV-"),
                      m["start"].strftime("%Y-%m-%d %H:%M"), m["service"], m["alert"], m["instance"],
                      _inc_summary(rng, m), _detected_via(rng, m)])
     (out / "data" / "incidents.csv").write_text(inc.getvalue())
+
+    # the SECENG board's certificate renewals: why a cert drops out of the nightly scan
+    sec = io.StringIO()
+    sw = csv.writer(sec)
+    sw.writerow(["key", "certificate", "issuer", "not_after", "status", "renewed_utc", "days_left_at_renewal",
+                 "new_not_after", "comment"])
+    rows = [x for x in g.cert_renewals if x["renewed"] or x["left"] <= 30]
+    for i, x in enumerate(sorted(rows, key=lambda x: x["old"])):
+        c = x["cert"]
+        issuer = "Halyard Internal CA G2" if c.endswith(".halyard.local") else "Sectigo RSA DV"
+        if x["iid"]:
+            status, note = "Done", "renewal missed on the board; emergency renewal after %s" % inc_no.get(x["iid"], "the page")
+        elif x["renewed"]:
+            status, note = "Done", rng.choice(["", "", "CSR from the service owner, installed and verified",
+                                               "auto-renewed, checked the chain", "renewed, LB cert updated"])
+        else:
+            status, note = rng.choice(["To Do", "In Progress"]), ""
+        sw.writerow(["SECENG-%d" % (512 + i * 2 + rng.randint(0, 1)), c, issuer, x["old"].strftime("%Y-%m-%dT%H:%M:%SZ"), status,
+                     x["renewed"].strftime("%Y-%m-%d %H:%M") if x["renewed"] else "", x["left"] if x["renewed"] else "",
+                     x["new"].strftime("%Y-%m-%dT%H:%M:%SZ") if x["new"] else "", note])
+    (out / "data" / "seceng_cert_renewals.csv").write_text(sec.getvalue())

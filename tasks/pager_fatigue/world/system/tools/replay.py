@@ -3,7 +3,8 @@
     python3 tools/replay.py ../data/events/2026-02-17.jsonl [more files] [--summary] [--calendar PATH]
 
 Each file is replayed as one batch (one on-call shift, 09:00 to 09:00 UK time). Bad lines are
-skipped and counted. Uses a temporary dedup state, never var/dedup_state.sqlite3.
+skipped and counted (the archive has a half-written line where the bridge restarted mid-write,
+OPS-1214; production got those events whole). Uses a temporary dedup state, never var/dedup_state.sqlite3.
 """
 import collections
 import json

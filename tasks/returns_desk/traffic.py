@@ -79,7 +79,6 @@ def shadow(params: dict, day: int) -> dict:
     """One trial day: a week of orders replayed against the delivered catalogue and RMA service."""
     rng = random.Random(f"shadow:{day}:{int(params.get('world_seed', 0))}")
     out = _traffic(rng, params, SHADOW_START + timedelta(days=day), 7, int(params["lines_per_week"]), 6000000 + 5000 * day, 4)
-    out["day"] = (SHADOW_START + timedelta(days=day)).strftime("%a %d %b")
     return out
 
 
@@ -145,6 +144,7 @@ def dev(params: dict, out: Path) -> None:
     qbuf = io.StringIO()
     qw = csv.writer(qbuf)
     qw.writerow(["received_at_kirkstall", "rma", "sku", "grade", "graded_by", "note"])
+    decided: list[tuple[str, str]] = []          # (requested_at, decision) as the extract has them
     for r in reqs:
         t = truth[r["rma_id"]]
         s = r["uk_size"]
@@ -173,6 +173,7 @@ def dev(params: dict, out: Path) -> None:
         recv = shop._dt(r["requested_at"]) + timedelta(days=rng.randint(2, 6))
         if grade and shop.z(recv) >= START_CLOCK:
             grade = ""                           # still in the courier's van on the morning of the 12th
+        decided.append((r["requested_at"], dec))
         req_s = r["requested_at"] if rng.random() < 0.7 else _fmt_date(rng, r["requested_at"])
         w.writerow([r["rma_id"], req_s, r["order_id"], r["customer_id"], r["tier"], r["brand"], r["category"],
                     r["sku_size"], r["size_label"], s, f"{r['price']:.2f}", r["delivered_at"], r["reason"], com, dec,
@@ -210,10 +211,15 @@ def dev(params: dict, out: Path) -> None:
                      f"{spend:.0f}", c["qc_c_12m"]])
     (out / "data" / "top_returners_90d.csv").write_text(cb.getvalue(), encoding="utf-8")
 
-    lines = []
-    for r in reqs[::3]:
-        lines.append(f"{r['requested_at'].replace('T', ' ')[:19]} INFO  rma.authorise batch n={rng.randint(3, 19)} "
-                     f"refused={rng.choice([0, 0, 0, 1])}")
+    # the portal job runs every 30 minutes and logs each batch it authorised: the same requests and
+    # decisions as the extract (a half-hour with no request logs nothing)
+    batches: dict[datetime, list[str]] = {}
+    for at, dec in decided:
+        t = shop._dt(at)
+        slot = t.replace(minute=30 * (t.minute // 30), second=0, microsecond=0) + timedelta(minutes=30)
+        batches.setdefault(slot, []).append(dec)
+    lines = [f"{slot:%Y-%m-%d %H:%M}:{rng.randint(1, 9):02d} INFO  rma.authorise batch n={len(decs)} "
+             f"refused={decs.count('refuse')}" for slot, decs in sorted(batches.items())]
     noise = ["2026-02-11 03:00:12 WARN  catalogue.sizing no conversion for 'Brightwater' 'W28' (denim)",
              "2026-02-14 10:41:07 ERROR portal.job  Evri label API timeout (3 retries) - 14 labels queued",
              "2026-02-14 10:52:30 INFO  portal.job  Evri label API recovered, 14 labels issued",

@@ -11,9 +11,10 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     out = grader.run(deploy, params, traffic)
     rows = out["_rows"]
     det = out["details"]
-    when = traffic.get("day", f"day {day}")
-    lines = [f"Shadow week from {when}: {det['returns']} return requests, {det.get('inspect', 0)} to inspection, "
-             f"{det.get('refuse', 0)} refused."]
+    # the trial is one customer day: a week's orders (and the returns they bring) are replayed through
+    # the shadow copy that day, so the report names no calendar week of its own
+    lines = [f"Shadow run (trial day {day}), a week's orders replayed through your build: {det['returns']} return "
+             f"requests, {det.get('inspect', 0)} to inspection, {det.get('refuse', 0)} refused."]
     if any(i.startswith(("malformed", "entry_point")) for i in out["incidents"]):
         lines.append("Ollie (platform): the shadow job got errors back - part of the range would have dropped off the "
                      "site or RMAs sat without a decision.")

@@ -1,0 +1,49 @@
+"""billing_dispute people: Beatriz's "tomorrow" pays off by inbox, and her queue answers which disputes
+an automated handler may close itself and which must always reach AR-REVIEW (as the grader scores it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fdegym_env.core.registry import load_task
+from fdegym_env.people.engine import People
+from fdegym_env.people.routers import make_router
+
+TASK = load_task("billing_dispute")
+
+
+def people(variant: str) -> People:
+    spec = TASK.people_spec(TASK.variant(variant))
+    return People(spec, make_router("semantic", spec["people"]))
+
+
+@pytest.mark.parametrize("variant", ["base", "charter_de_minimis", "sample:6683"])
+def test_beatrizs_promised_numbers_arrive_the_next_day(variant):
+    p = people(variant)
+    r = p.contact("beatriz_soto", "Roughly what share of the disputes in your queue turn out to be valid?")
+    assert r.tags == ["invalid_disputes:stalled"], r.tags
+    assert "m_beatriz_valid" not in {m["id"] for m in p.read_inbox()}
+    p.wait(20)
+    got = {m["id"]: m for m in p.read_inbox()}
+    assert "m_beatriz_valid" in got and "half" in got["m_beatriz_valid"]["text"], sorted(got)
+    assert "F_invalid_disputes" in p.known
+
+
+ROUTING = [
+    "When my recalculation shows the invoice was already correct, can the handler reject the dispute with the "
+    "breakdown, or do you want those kept in AR-REVIEW? Which kinds must always come to you?",
+    "Which disputes should the automated handler still send to your queue?",
+    "Can the bot close a dispute itself when the re-rated invoice matches what we billed?",
+]
+
+
+@pytest.mark.parametrize("variant", ["base", "tight_limit", "charter_de_minimis", "sample:6683"])
+@pytest.mark.parametrize("message", ROUTING)
+def test_beatriz_says_what_her_queue_must_still_see(variant, message):
+    r = people(variant).contact("beatriz_soto", message)
+    assert "queue_routing" in r.tags, (r.tags, r.reply)
+    assert "reject" in r.reply and "Controller's limit" in r.reply and "can't recalculate" in r.reply
+    assert "Charter" in r.reply
+    # the limit itself is Marcus's to give: Beatriz does not hand out the fact
+    assert TASK.variant(variant).params["approval_limit_text"] not in r.reply
+

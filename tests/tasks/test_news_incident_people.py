@@ -1,0 +1,80 @@
+"""news_incident people: Kofi answers what Kestrel's kill and correction habits are (the blurb says he
+knows the Kestrel quirks) and nobody sends an agency-format question to Legal; Meridian client
+services' "we'll answer within a business day" arrives in the inbox without a second paid contact."""
+
+from __future__ import annotations
+
+import pytest
+
+from fdegym_env.core.registry import load_task
+from fdegym_env.people.engine import People
+from fdegym_env.people.routers import make_router
+
+TASK = load_task("news_incident")
+VARIANTS = ["base", "night_editor_leaving", "sample:237", "sample:3"]
+
+
+def people(variant: str) -> People:
+    spec = TASK.people_spec(TASK.variant(variant))
+    return People(spec, make_router("semantic", spec["people"]))
+
+
+KESTREL_HABITS = [
+    "What are Kestrel's kill and correction habits?",
+    "Any Kestrel quirks the ingest should know about when they kill or correct a story?",
+    "I'm teaching the ingest to spot Kestrel kills (the advisories) and Kestrel corrections (the re-sends under "
+    "one slug). Are there other Kestrel kill or correction quirks it has to catch?",
+    "Apart from advisories for kills and same-slug re-sends for corrections, what other Kestrel habits or quirks "
+    "must the ingest catch?",
+    "What Kestrel quirks should the wire ingest catch?",
+    "What Kestrel kill/correction habits or quirks should the ingest catch?",
+]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("message", KESTREL_HABITS)
+def test_kofi_answers_kestrel_kill_and_correction_habits(variant, message):
+    r = people(variant).contact("deputy_night_editor", message)
+    topics = {t.partition(":")[0] for t in r.tags}
+    assert topics & {"kna_kills", "kna_corrections"}, (r.tags, r.reply)
+    assert not any(t.startswith("refer:") for t in r.tags), r.tags
+
+
+@pytest.mark.parametrize("message", KESTREL_HABITS)
+def test_an_agency_format_question_is_never_referred_to_legal(message):
+    for who in ("deputy_night_editor", "night_editor", "wire_editor", "sam_fairley", "dana_whitlock",
+                "managing_editor"):
+        r = people("sample:237").contact(who, message)
+        assert "refer:legal_counsel" not in r.tags, (who, r.tags, r.reply)
+
+
+def test_kofis_kestrel_answers_name_the_habits_the_traffic_has():
+    p = people("base")
+    p.contact("deputy_night_editor", "How do Kestrel kill a story?")
+    p.wait(15)
+    kills = p.contact("deputy_night_editor", "How do Kestrel kill a story?")
+    assert "kna_kills" in kills.tags and "'DO NOT USE'" in kills.reply and "stands" in kills.reply, kills.reply
+    fix = p.contact("deputy_night_editor", "What does a Kestrel re-send look like in the subject line?")
+    assert "kna_corrections" in fix.tags and "replaces" in fix.reply and "always 1" in fix.reply, fix.reply
+
+
+@pytest.mark.parametrize("variant", ["base", "embargo_pacific", "sample:237"])
+@pytest.mark.parametrize("topic, message, fact, msg_id", [
+    ("embargo_tz", "What timezone are the embargo times in your feed? They carry no UTC offset.",
+     "F_mrd_embargo_tz", "m_mrd_embargo_tz"),
+    ("meridian_kills", "Could you confirm how Meridian signals that a story has been withdrawn?",
+     "F_mrd_kill", "m_mrd_withdrawals"),
+])
+def test_meridians_business_day_answer_arrives_by_email(variant, topic, message, fact, msg_id):
+    p = people(variant)
+    r = p.contact("meridian_support", message)
+    assert r.tags == [f"{topic}:stalled"] and "email" in r.reply, r.reply
+    p.wait(12)
+    assert msg_id not in {m["id"] for m in p.read_inbox()}          # not before the business day is up
+    p.wait(12)
+    got = {m["id"]: m for m in p.read_inbox()}
+    assert msg_id in got and got[msg_id]["from"] == "meridian_support", sorted(got)
+    assert fact in p.known
+    if topic == "embargo_tz":
+        assert TASK.variant(variant).params["mrd_tz_text"] in got[msg_id]["text"]
+    assert sum(1 for x in p.ledger if x["to"] == "meridian_support") == 1   # one paid contact, not two

@@ -402,7 +402,7 @@ def scan_observation(task: Task, variant: Variant, level: str, world: Path,
         ws = tmp / "workspace"
         shutil.copytree(world, ws, symlinks=True)
         limits = task_limits(task, variant)
-        (ws / "TASK.md").write_text(episode_brief(task, level, variant) + limits, encoding="utf-8")
+        (ws / "TASK.md").write_text(episode_brief(task, level, variant) + ("" if task.engagement_rules(variant) else limits), encoding="utf-8")
         segs = reset_segments(task, level, variant, ws, limits)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

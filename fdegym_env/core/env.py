@@ -290,8 +290,9 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self.sandbox = None  # started on the first `run`: most steps never need it
         self.people = self._make_people(self.variant)
         limits = self._limits()
-        with open(self.workspace / "TASK.md", "a", encoding="utf-8") as f:
-            f.write(limits)
+        if not self.task.engagement_rules(self.variant):    # a harness case's TASK.md stays the harness's own
+            with open(self.workspace / "TASK.md", "a", encoding="utf-8") as f:
+                f.write(limits)
         self._mail_told = self.people.inbox_new()
         self.turn = 0
         self.return_so_far = 0.0

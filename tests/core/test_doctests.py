@@ -33,7 +33,7 @@ NO_EXAMPLES = frozenset({
     # run real episodes, sandboxes or graders: covered by their own tests rather than an example
     "fdegym_env.admission.bypasses", "fdegym_env.admission.realism", "fdegym_env.admission.validate",
     "fdegym_env.agents.base", "fdegym_env.agents.baselines", "fdegym_env.core.paths", "fdegym_env.core.workspace",
-    "fdegym_env.core.yamlio", "fdegym_env.people.engine", "fdegym_env.people.spec", "fdegym_env.serving.episode_host",
+    "fdegym_env.core.yamlio", "fdegym_env.people.spec", "fdegym_env.serving.episode_host",
     "fdegym_env.tasklib.evaluation", "fdegym_env.tasklib.menu", "fdegym_env.tasklib.size", "fdegym_env.tasklib.solutions",
 })
 

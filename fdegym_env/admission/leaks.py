@@ -395,14 +395,15 @@ def _read_text(p: Path) -> str | None:
 def scan_observation(task: Task, variant: Variant, level: str, world: Path,
                      needles: _Needles | None = None) -> list[Leak]:
     """Leaks in the reset observation of ``level`` (rendered exactly as ``reset`` renders it)."""
-    from fdegym_env.core.env import episode_brief, reset_segments, task_limits
+    from fdegym_env.core.env import episode_brief, limits_in_task_md, reset_segments, task_limits
     needles = needles or observation_needles(task, variant, world)
     tmp = Path(tempfile.mkdtemp(prefix="fdegym-leaks-"))
     try:
         ws = tmp / "workspace"
         shutil.copytree(world, ws, symlinks=True)
         limits = task_limits(task, variant)
-        (ws / "TASK.md").write_text(episode_brief(task, level, variant) + ("" if task.engagement_rules(variant) else limits), encoding="utf-8")
+        (ws / "TASK.md").write_text(episode_brief(task, level, variant) + limits_in_task_md(task, variant, limits),
+                                    encoding="utf-8")
         segs = reset_segments(task, level, variant, ws, limits)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

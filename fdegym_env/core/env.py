@@ -124,9 +124,19 @@ def limits_text(max_turns: int, max_days: float, now: str | None, trial: dict | 
     return "\n".join(lines) + "\n"
 
 
+def _count(n: int, word: str) -> str:
+    """``1 action``, ``3 actions``."""
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
 def mail_notice(n: int) -> str:
     """The reset observation's last line when messages wait in the inbox from the start."""
-    return f"\n{n} message{'s' if n != 1 else ''} already in your inbox: `inbox` reads them.\n" if n else ""
+    return f"\n{_count(n, 'message')} already in your inbox: `inbox` reads them.\n" if n else ""
+
+
+def limits_in_task_md(task: Task, variant: Variant, limits: str) -> str:
+    """What TASK.md gets of the limits: all of them, except in a harness case, whose TASK.md is the harness's own."""
+    return "" if task.engagement_rules(variant) else limits
 
 
 CATALOG_TITLE_LEVELS = ("L0", "L1")  # the catalog title may name the hidden problem: shown only where the brief does
@@ -290,9 +300,8 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self.sandbox = None  # started on the first `run`: most steps never need it
         self.people = self._make_people(self.variant)
         limits = self._limits()
-        if not self.task.engagement_rules(self.variant):    # a harness case's TASK.md stays the harness's own
-            with open(self.workspace / "TASK.md", "a", encoding="utf-8") as f:
-                f.write(limits)
+        with open(self.workspace / "TASK.md", "a", encoding="utf-8") as f:
+            f.write(limits_in_task_md(self.task, self.variant, limits))
         self._mail_told = self.people.inbox_new()
         self.turn = 0
         self.return_so_far = 0.0
@@ -316,14 +325,14 @@ class FDEGymEnv(gym.Env[dict, dict]):
         told, self._mail_told = self._mail_told, n
         if n <= told or (act is not None and act.tool in ("wait", "inbox")):
             return ""
-        return f"\n\n[{n} new message{'s' if n != 1 else ''} in your inbox: `inbox` reads them]"
+        return f"\n\n[{_count(n, 'new message')} in your inbox: `inbox` reads them]"
 
     def _countdown(self) -> str:
         """Near the end, each observation says what is left before the system is deployed as it stands."""
         left = []
         turns = self.max_turns - self.turn
         if turns <= TURNS_WARNING:
-            left.append(f"{turns} action{'s' if turns != 1 else ''}")
+            left.append(_count(turns, "action"))
         if self.people.has_clock:
             hours = self.max_customer_days * 24 - self.people.clock.hours
             if hours <= HOURS_WARNING:
@@ -468,7 +477,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
             else:
                 left = terms["max_runs"] - day
                 head = (f"Trial day {day} of {terms['max_runs']}{', from ' + began if began else ''} (cost {cost:g} points; "
-                        f"{left} trial day{'s' if left != 1 else ''} left)")
+                        f"{_count(left, 'trial day')} left)")
             return f"{head}:\n{feedback}", cost, {"to": "trial", "day": day, "cost": cost}, None
         if tool == "submit":
             self.submit_note = a.get("note", "")

@@ -381,7 +381,7 @@ def _sweep_batch(run_token: str | None, wait_s: float = 0.0) -> None:
     ``ray.shutdown()`` by a moment, holding their cached deployments, and are then killed without
     cleaning up): folders of the run whose owner still lives are looked at again until it has died."""
     import time
-    from fdegym_env.core.owned import fdegym_entries, owner_alive, sweep_dead_of_run
+    from fdegym_env.core.owned import live_of_run, sweep_dead_of_run
     from fdegym_env.core.paths import episodes_dir, scratch_dir
     if not run_token:
         return
@@ -390,10 +390,7 @@ def _sweep_batch(run_token: str | None, wait_s: float = 0.0) -> None:
     while True:
         for parent in parents:
             sweep_dead_of_run(parent, run_token)
-        live = [p for parent in parents for p, m in fdegym_entries(parent)
-                if m and str(m.get("run", "")).startswith(run_token) and m.get("pid") != os.getpid()
-                and owner_alive(m)]
-        if not live or time.monotonic() >= deadline:
+        if not any(live_of_run(parent, run_token) for parent in parents) or time.monotonic() >= deadline:
             return
         time.sleep(0.2)
 

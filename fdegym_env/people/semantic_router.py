@@ -89,9 +89,13 @@ def split_message(message: str) -> tuple[str, str]:
         >>> split_message("We saw 40 kills drop overnight. Log attached. Who owns the kill parser?")[1]
         'Who owns the kill parser?'
     """
-    parts = [p.strip() for p in _SENTENCE.split(message) if p.strip()]
+    parts = _sentences(message)
     asks = [p for p in parts if p.endswith("?")] or parts[-1:]
     return message, " ".join(asks)
+
+
+def _sentences(message: str) -> list[str]:
+    return [p.strip() for p in _SENTENCE.split(message) if p.strip()]
 
 
 def questions(message: str) -> list[str]:
@@ -103,7 +107,7 @@ def questions(message: str) -> list[str]:
         >>> questions("Can the pilot go live now?")
         []
     """
-    asks = [p.strip() for p in _SENTENCE.split(message) if p.strip().endswith("?")]
+    asks = [p for p in _sentences(message) if p.endswith("?")]
     return asks if len(asks) > 1 else []
 
 

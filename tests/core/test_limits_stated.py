@@ -12,8 +12,7 @@ from tests.conftest import TINY, task_params
 
 @pytest.mark.parametrize("task", task_params())
 def test_the_reset_observation_and_task_md_state_the_limits(task):
-    env = FDEGymEnv(task=task, sandbox="none")
-    try:
+    with FDEGymEnv(task=task, sandbox="none") as env:
         text = env.reset(seed=0)[0]["text"]
         task_md = (env.workspace / "TASK.md").read_text()
         for shown in (text, task_md):
@@ -26,21 +25,15 @@ def test_the_reset_observation_and_task_md_state_the_limits(task):
                 assert f"{terms['costs'][0]:g}" in shown
             else:
                 assert "`trial`: at most" not in shown
-    finally:
-        env.close()
 
 
 def test_the_limits_follow_the_env_settings():
-    env = FDEGymEnv(task="helpdesk_tutorial", sandbox="none", max_turns=17)
-    try:
+    with FDEGymEnv(task="helpdesk_tutorial", sandbox="none", max_turns=17) as env:
         assert "It ends after 17 actions" in env.reset(seed=0)[0]["text"]
-    finally:
-        env.close()
 
 
 def test_the_last_actions_are_counted_down():
-    env = FDEGymEnv(task="helpdesk_tutorial", sandbox="none", max_turns=12)
-    try:
+    with FDEGymEnv(task="helpdesk_tutorial", sandbox="none", max_turns=12) as env:
         env.reset(seed=0)
         assert "left: then the engagement ends" not in env.step({"tool": "directory"})[0]["text"]   # 11 left
         assert "[10 actions left: then the engagement ends" in env.step({"tool": "directory"})[0]["text"]
@@ -49,24 +42,18 @@ def test_the_last_actions_are_counted_down():
         assert "[1 action left:" in obs["text"]
         obs, _, terminated, _, _ = env.step({"tool": "directory"})
         assert terminated and "left: then" not in obs["text"]
-    finally:
-        env.close()
 
 
 def test_the_last_customer_hours_are_counted_down():
-    env = FDEGymEnv(task="helpdesk_tutorial", sandbox="none")
-    try:
+    with FDEGymEnv(task="helpdesk_tutorial", sandbox="none") as env:
         env.reset(seed=0)
         days = env.max_customer_days
         assert "hours of customer time left" not in env.step({"tool": "wait", "hours": days * 24 - 36})[0]["text"]
         assert "[12 hours of customer time left" in env.step({"tool": "wait", "hours": 24})[0]["text"]
-    finally:
-        env.close()
 
 
 def test_each_trial_day_states_its_cost_and_what_is_left():
-    env = FDEGymEnv(task=TINY, sandbox="none")
-    try:
+    with FDEGymEnv(task=TINY, sandbox="none") as env:
         env.reset(seed=0)
         terms = env.people.trial_terms()
         n = terms["max_runs"]
@@ -82,13 +69,10 @@ def test_each_trial_day_states_its_cost_and_what_is_left():
             assert reward == pytest.approx(-terms["costs"][day - 1])
         obs, reward, *_ = env.step({"tool": "trial"})
         assert obs["text"].startswith(f"No trial day: all {n} have been used") and reward == 0
-    finally:
-        env.close()
 
 
 def test_messages_are_announced_when_they_arrive_whatever_the_action():
-    env = FDEGymEnv(task="returns_desk", sandbox="none")
-    try:
+    with FDEGymEnv(task="returns_desk", sandbox="none") as env:
         text = env.reset(seed=0)[0]["text"]
         waiting = env.people.inbox_new()
         assert waiting >= 1 and f"{waiting} message{'s' if waiting != 1 else ''} already in your inbox" in text
@@ -98,16 +82,11 @@ def test_messages_are_announced_when_they_arrive_whatever_the_action():
         arrived = env.people.inbox_new()
         assert arrived >= 1 and f"[{arrived} new message{'s' if arrived != 1 else ''} in your inbox" in obs
         assert "new message" not in env.step({"tool": "directory"})[0]["text"]       # once
-    finally:
-        env.close()
 
 
 def test_a_trial_day_names_when_it_began_on_the_customer_clock():
-    env = FDEGymEnv(task="helpdesk_tutorial", sandbox="none")
-    try:
+    with FDEGymEnv(task="helpdesk_tutorial", sandbox="none") as env:
         env.reset(seed=0)
         began = env.people.stamp()
         assert began and env.step({"tool": "trial"})[0]["text"].startswith(f"Trial day 1 of 2, from {began} (")
         assert env.people.stamp() != began                 # and took customer time
-    finally:
-        env.close()

@@ -9,9 +9,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
-import re
-import warnings
 
 import pytest
 import yaml
@@ -20,18 +17,12 @@ from fdegym_env import FDEGymEnv
 from fdegym_env.core.registry import load_task
 from fdegym_env.people.engine import People
 from fdegym_env.people.routers import make_router
+from tests.tasks.trial_clock import trial_on_the_clock
 
 TASK = load_task("claims_fasttrack")
 NAMED = list(yaml.safe_load((TASK.path / "variants.yaml").read_text(encoding="utf-8")))
 VARIANTS = NAMED + ["sample:1737", "sample:0", "sample:1"]
-_DAY = re.compile(r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\w* (\d{1,2}) (Jan|Feb|Mar|Apr)\b")
-_ISO = re.compile(r"\b(20\d\d)-(\d\d)-(\d\d)\b")
 
-
-def _named_days(text: str) -> list[dt.date]:
-    months = ["Jan", "Feb", "Mar", "Apr"]
-    return ([dt.date(2026, months.index(m) + 1, int(d)) for d, m in _DAY.findall(text)]
-            + [dt.date(int(y), int(m), int(d)) for y, m, d in _ISO.findall(text)])
 
 
 @pytest.mark.parametrize("variant", ["base", "sample:1737"])
@@ -40,15 +31,7 @@ def test_trial_reports_name_no_day_the_clock_has_not_reached(variant):
     try:
         env.reset(seed=1)
         for _ in range(2):
-            before = env.people.clock.now()
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                text = env.step({"tool": "trial"})[0]["text"]
-            after = env.people.clock.now()
-            assert after - before == dt.timedelta(hours=24), text
-            assert "Shadow intake" in text
-            for day in _named_days(text):
-                assert day <= after.date(), (day, after, text)
+            text, after = trial_on_the_clock(env, "Shadow intake")
         # a reply after the trials is stamped on the clock the reports agree with
         reply = env.step({"tool": "contact", "to": "hector_villanueva", "message": "How many FNOLs come in a day?"})
         assert f"({after.strftime('%a %d %b')}" in reply[0]["text"]

@@ -18,6 +18,7 @@ import pytest
 from fdegym_env.core.registry import load_task
 from fdegym_env.people.engine import DEFAULT_NO_ONE, People
 from fdegym_env.people.routers import make_router
+from tests.tasks.test_clinic_inbox_audit import _Canned   # a route function as the delivered system
 
 TASK = load_task("clinic_inbox")
 VARIANTS = ["base", "pharmacy_short", "sample:372", "sample:5"]
@@ -101,13 +102,6 @@ def test_kerry_says_the_safety_netting_goes_with_a_template_out_of_hours():
 
 
 # ----------------------------------------------------------------------------------------- trial clock
-class _Canned:
-    def __init__(self, route):
-        self.task, self.route = TASK, route
-
-    def call(self, module, function, batch, timeout_s=None):
-        return type("R", (), {"ok": True, "error": None, "value": {
-            "decisions": [dict(self.route(m), id=m["id"]) for m in batch["messages"]]}})()
 
 
 @pytest.mark.parametrize("variant", ["base", "sample:372"])

@@ -12,9 +12,6 @@ words and consistent with the grader; trial reports that agree with the customer
 
 from __future__ import annotations
 
-import datetime as dt
-import re
-import warnings
 
 import pytest
 import yaml
@@ -23,6 +20,7 @@ from fdegym_env import FDEGymEnv
 from fdegym_env.core.registry import load_task
 from fdegym_env.people.engine import People
 from fdegym_env.people.routers import make_router
+from tests.tasks.trial_clock import trial_on_the_clock
 
 TASK = load_task("irrops_rebook")
 NAMED = list(yaml.safe_load((TASK.path / "variants.yaml").read_text(encoding="utf-8")))
@@ -67,14 +65,7 @@ def test_aoife_says_whether_the_tool_may_use_the_other_airport_without_an_agent(
     assert "Nothing in it needs an agent" in r.reply and "transfer" in r.reply
 
 
-_DAY = re.compile(r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\w* (\d{1,2}) (Jan|Feb|Mar|Apr)\b")
-_ISO = re.compile(r"\b(20\d\d)-(\d\d)-(\d\d)\b")
 
-
-def _named_days(text: str) -> list[dt.date]:
-    months = ["Jan", "Feb", "Mar", "Apr"]
-    return ([dt.date(2026, months.index(m) + 1, int(d)) for d, m in _DAY.findall(text)]
-            + [dt.date(int(y), int(m), int(d)) for y, m, d in _ISO.findall(text)])
 
 
 def test_a_trial_day_takes_a_customer_day_and_names_no_day_the_clock_has_not_reached():
@@ -82,14 +73,6 @@ def test_a_trial_day_takes_a_customer_day_and_names_no_day_the_clock_has_not_rea
     try:
         env.reset(seed=1)
         for _ in range(3):
-            before = env.people.clock.now()
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                text = env.step({"tool": "trial"})[0]["text"]
-            after = env.people.clock.now()
-            assert after - before == dt.timedelta(hours=24), text
-            assert "Shadow run" in text
-            for day in _named_days(text):
-                assert day <= after.date(), (day, after, text)
+            text, after = trial_on_the_clock(env, "Shadow run")
     finally:
         env.close()

@@ -67,8 +67,13 @@ def chromium(width: int = 1500, height: int = 950) -> Iterator[object]:
 
 
 def wait_for(driver, predicate, timeout: float = 60.0, what: str = "the page"):
+    """Poll ``predicate`` until it returns something truthy; an element that vanished or went stale
+    because the page re-rendered between finding and reading it counts as "not yet"."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(predicate, message=f"waiting for {what}")
+    return WebDriverWait(driver, timeout, poll_frequency=0.1,
+                         ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
+                         ).until(predicate, message=f"waiting for {what}")
 
 
 def click(driver, css: str, timeout: float = 30.0) -> None:

@@ -75,5 +75,9 @@ def test_name_and_profile_in_the_browser(tmp_path):
                  what="the saved name")
         _start(driver, url, "exam")
         driver.get(url + "/profile")
-        rows = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#history tr"), what="the history")
-        assert len(rows) == 2 and "helpdesk_tutorial" in rows[1].text and "resume" in rows[1].text
+
+        def history_rows(d):  # header plus at least one run, read in one go so a re-render cannot stale them
+            texts = [r.text for r in d.find_elements(By.CSS_SELECTOR, "#history tr")]
+            return texts if len(texts) > 1 else None
+        texts = wait_for(driver, history_rows, what="the history rows")
+        assert len(texts) == 2 and "helpdesk_tutorial" in texts[1] and "resume" in texts[1]

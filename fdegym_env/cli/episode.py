@@ -72,7 +72,7 @@ def _start(a) -> int:
 def _ended_notice(name: str, st: dict) -> int:
     result = st.get("result")
     if st.get("state") == "ended" and result:
-        from fdegym_env.serving.episode_host import result_text
+        from fdegym_env.grading.result_text import result_text
         print(f"Episode {name} has ended ({result.get('end_reason')} at turn {result.get('turns')}); "
               f"no further actions run.\n\n{result_text(result)}")
         print(f"[result: {st.get('result_path')}]", file=sys.stderr)

@@ -75,6 +75,7 @@ def cmd_run(a) -> int:
     import gymnasium as gym
     import fdegym_env  # noqa: F401  (registers ids)
     from fdegym_env.agents import make_agent, run_episode
+    from fdegym_env.grading.result_text import cost_words
     from fdegym_env.core.registry import gym_id
     check_output_file(a.record, "--record")
     kwargs = {}
@@ -101,7 +102,7 @@ def cmd_run(a) -> int:
     else:
         inc = "; ".join(result["incidents"]) or "none"
         print(f"{result['task']} [{result['variant']}, {result['level']}, seed {result['seed']}] agent={result['agent']}")
-        print(f"  score {result['score']:.3f}  uplift {result['uplift']:.3f}  contact cost {result['contact_cost']:.3f}  "
+        print(f"  score {result['score']:.3f}  uplift {result['uplift']:.3f}  {cost_words(result)}  "
               f"resolved {'yes' if result['resolved'] else 'no'}")
         print(f"  {result['metric']['name']}: {result['kpi']:.4g} (as found {result['kpi_baseline']:.4g}, "
               f"reference {result['kpi_reference']:.4g})  incidents: {inc}")

@@ -43,6 +43,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, TextIO
 
+from fdegym_env.grading.result_text import cost_words
+
 # the agent's tool names (and the usual shell words) -> this shell's command
 TOOL_COMMANDS = {"list_files": "ls", "read_file": "cat", "read": "cat", "write_file": "write", "edit_file": "edit",
                  "run": "sh", "directory": "who", "contact": "ask"}
@@ -400,7 +402,7 @@ def play(task: str, level: str = "L3", variant: str = "base", seed: int = 0, san
     out = shell.stdout
     if shell.result is not None:
         r = shell.result
-        out.write(f"\nResult: score {r['score']:.3f} (uplift {r['uplift']:.3f}, contact cost {r['contact_cost']:.3f}),"
+        out.write(f"\nResult: score {r['score']:.3f} (uplift {r['uplift']:.3f}, {cost_words(r)}),"
                   f" resolved: {'yes' if r['resolved'] else 'no'}\n")
         if record:
             out.write(f"Recording: {record} (check it with `fdegym replay {record}`, read it with "

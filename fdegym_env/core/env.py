@@ -50,6 +50,7 @@ from fdegym_env.core import workspace as wsmod
 from fdegym_env.core.actions import Action, ActionError, describe, make_action_space, parse_action
 from fdegym_env.core.errors import did_you_mean
 from fdegym_env.grading.grade import GradeOutcome, anchors, grade_system, run_trial, score
+from fdegym_env.grading.result_text import result_text
 from fdegym_env.people import People, make_router
 from fdegym_env.sandbox import make_sandbox, resolve_backend
 from fdegym_env.core.spaces import UnicodeText
@@ -397,8 +398,8 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self.return_so_far += reward
         if terminated:
             self.result["score"] = self.return_so_far
-            text += "\n\n" + self._result_text()
-            self.transcript.append(self._result_text())
+            text += "\n\n" + result_text(self.result)
+            self.transcript.append(result_text(self.result))
         info = self._info(act, error, contact_info)
         if self.render_mode == "human":
             print(self.transcript[-1])
@@ -546,6 +547,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
             "seed": self.episode_seed, "agent": self.agent_name,
             "score": None, "uplift": s["uplift"], "uplift_bounded": s["uplift_bounded"],
             "uplift_net": s["uplift_net"], "contact_cost": float(round(contact_cost, 6)),
+            "cost_parts": self.people.cost_parts(),
             "incidents": outcome.incidents, "resolved": s["resolved"], "end_reason": end_reason,
             "turns": self.turn, "key_fact_coverage": disc["key_fact_coverage"],
             "facts_obtained": disc["facts_obtained"], "questions_asked": disc["questions_asked"],
@@ -557,14 +559,6 @@ class FDEGymEnv(gym.Env[dict, dict]):
         if self.reward_mode == "dense":
             return s["final_uplift"]
         return s["final_uplift"] - self.pending_cost
-
-    def _result_text(self) -> str:
-        r = self.result
-        inc = "; ".join(r["incidents"]) if r["incidents"] else "none"
-        return (f"== result ==\nscore {r['score']:.3f} (uplift {r['uplift']:.3f}, contact cost {r['contact_cost']:.3f}); "
-                f"incidents: {inc}; resolved: {'yes' if r['resolved'] else 'no'}; ended: {r['end_reason']}\n"
-                f"{self.task.metric['name']}: {r['kpi']:.4g} (as found {r['kpi_baseline']:.4g}, "
-                f"reference {r['kpi_reference']:.4g})")
 
     # --- observation/info ---------------------------------------------------------------------------
     def _obs(self, text: str, valid: bool) -> dict:

@@ -80,6 +80,19 @@ class ContactResult:
     error: str | None = None
 
 
+def cost_parts(ledger: list[dict[str, Any]]) -> dict[str, float]:
+    """A ledger's costs split by what spent them: people's time, trial days and waiting.
+
+    >>> cost_parts([{"to": "maria", "cost": 0.05}, {"to": "trial", "cost": 0.03}, {"to": "wait", "cost": 0.02}])
+    {'people': 0.05, 'trials': 0.03, 'waiting': 0.02}
+    """
+    parts = {"people": 0.0, "trials": 0.0, "waiting": 0.0}
+    for r in ledger:
+        key = {"trial": "trials", "wait": "waiting"}.get(r["to"], "people")
+        parts[key] = round(parts[key] + r["cost"], 6)
+    return parts
+
+
 class People:
     """Scripted stakeholders of one episode.
 
@@ -141,6 +154,10 @@ class People:
     @property
     def contact_cost(self) -> float:
         return sum(r["cost"] for r in self.ledger)
+
+    def cost_parts(self) -> dict[str, float]:
+        """``contact_cost`` split by what spent it (:func:`cost_parts`)."""
+        return cost_parts(self.ledger)
 
     def facts_obtained(self) -> list[str]:
         return sorted({f for r in self.ledger for f in r["facts"]})

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fdegym_env.grading.result_text import result_text
+
 
 @dataclass
 class Step:
@@ -165,12 +167,3 @@ class EpisodeHost:
             self.closed = True
             release_all()
 
-
-def result_text(result: dict[str, Any]) -> str:
-    """The graded result as the env words it at the end of an episode."""
-    inc = "; ".join(result.get("incidents") or []) or "none"
-    metric = (result.get("metric") or {}).get("name", "kpi")
-    return (f"== result ==\nscore {result['score']:.3f} (uplift {result['uplift']:.3f}, contact cost "
-            f"{result['contact_cost']:.3f}); incidents: {inc}; resolved: {'yes' if result['resolved'] else 'no'}; "
-            f"ended: {result['end_reason']}\n{metric}: {result['kpi']:.4g} (as found {result['kpi_baseline']:.4g}, "
-            f"reference {result['kpi_reference']:.4g})")

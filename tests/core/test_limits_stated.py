@@ -90,3 +90,20 @@ def test_a_trial_day_names_when_it_began_on_the_customer_clock():
         began = env.people.stamp()
         assert began and env.step({"tool": "trial"})[0]["text"].startswith(f"Trial day 1 of 2, from {began} (")
         assert env.people.stamp() != began                 # and took customer time
+
+
+def test_the_result_says_what_the_cost_was_spent_on():
+    """A trial day and a question both count in the score's cost; the result line names each part."""
+    with FDEGymEnv(task="billing_dispute", sandbox="none") as env:
+        env.reset(seed=0)
+        env.step({"tool": "contact", "to": "hana_kobayashi", "message": "Which accounts does the double-billing complaint cover?"})
+        env.step({"tool": "trial"})
+        env.step({"tool": "wait", "hours": 24})
+        obs, *_ = env.step({"tool": "submit"})
+        r = env.unwrapped.result
+    parts = r["cost_parts"]
+    assert parts["people"] > 0 and parts["trials"] > 0 and parts["waiting"] > 0
+    assert abs(sum(parts.values()) - r["contact_cost"]) < 1e-9
+    line = obs["text"].split("== result ==")[1].splitlines()[1]
+    assert (f"contact cost {r['contact_cost']:.3f} (people {parts['people']:.3f}, "
+            f"trial days {parts['trials']:.3f}, waiting {parts['waiting']:.3f})") in line

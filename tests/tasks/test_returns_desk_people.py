@@ -1,4 +1,6 @@
-"""returns_desk: Shaun answers for his bench (inspection capacity, cost, when inspecting is a bad idea);
+"""returns_desk: Shaun answers for his bench (inspection capacity, cost, when inspecting is a bad idea, which
+customers to inspect); Priya answers partial refunds inside the statutory period; a sizing question reaches
+whoever knows in every variant without a referral circle (the buyer is away only in warehouse_knows);
 the trial report names no week before the clock; the portal log and the returns extract agree."""
 
 from __future__ import annotations
@@ -76,3 +78,96 @@ def test_the_portal_log_shows_the_extracts_decisions(variant):
     assert sum(n for n, _ in batches) == len(rows)
     assert sum(k for _, k in batches) == sum(1 for r in rows if r["decision"] == "refuse")
     assert "every return request" in (ws / "data" / "README.md").read_text(encoding="utf-8")
+
+
+# --- who answers what, in every variant: no deflection from owners, no referral circles ---------------------
+
+VARIANTS = ["base", "two_sizes", "nordic_brand", "warehouse_knows", "plus_members", "plus_spring",
+            "sample:1904", "sample:4260", "sample:8385", "sample:1", "sample:2", "sample:5", "sample:6", "sample:8"]
+
+PARTIAL_REFUNDS = [
+    "I'm replacing the proposed block with an inspect rule: customers whose earlier returns were graded C at "
+    "Kirkstall get a label as usual, but the refund waits for QC, who can refund part of it if the item comes back "
+    "worn. Some of these requests will be inside the 14-day cancellation period. Is a partial refund lawful there, "
+    "and is there a limit on how long we can hold the money?",
+    "How long are we allowed to hold a refund while the item is checked?",
+    "A dress comes back on day six with fake tan on it and the tag pinned back on. She's inside her cancellation "
+    "period - can we refund less than the full price, and how much can we take off?",
+]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("message", PARTIAL_REFUNDS)
+def test_priya_answers_partial_refunds_inside_the_statutory_period(variant, message):
+    """Consumer law is Priya's own area: asked about inspecting and refunding in part inside the 14 days,
+    she answers (the refund deadline, deductions for diminished value), never refers it to CS."""
+    r = people(variant).contact("priya_chandra", message)
+    assert "statutory_rights" in r.tags, (r.tags, r.reply)
+    assert "dont_know" not in r.tags and not any(t.startswith("refer:") for t in r.tags), r.tags
+    assert "fourteen days from when we get the item back" in r.reply
+    assert "no restocking fees" in r.reply
+
+
+@pytest.mark.parametrize("variant", ["plus_members", "plus_spring", "sample:1904"])
+def test_priyas_inspection_answer_states_the_plus_window(variant):
+    days = TASK.variant(variant).params["plus_days"]
+    r = people(variant).contact("priya_chandra", PARTIAL_REFUNDS[1])
+    assert f"{days} days" in r.reply and "never refuse" in r.reply, r.reply
+
+
+SIZING = [
+    "Which brand's woven lines are coming back too small, and what offset should its size chart use?",
+    "The returns extract shows one brand's dresses and tailoring sent back 'too small' in grade A. Does its label "
+    "size match the UK size we list, and what should the conversion be?",
+    "Has anyone checked that brand's garments against our size spec - what UK size does the label really fit?",
+]
+
+
+def _named(eng: People, reply: str, me: str) -> list[str]:
+    return [pid for pid, p in eng.people.items() if pid != me and p["name"] in reply]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("message", SIZING)
+def test_a_sizing_question_reaches_whoever_knows_without_a_circle(variant, message):
+    """Start with the buyer, follow whoever each reply points to (an auto-reply or a referral): the
+    person named can answer, and nobody sends the agent back to someone already asked."""
+    eng = people(variant)
+    who, seen = "francesca_lowe", []
+    for _ in range(3):
+        assert who not in seen, f"referral circle {seen + [who]}"
+        seen.append(who)
+        r = eng.contact(who, message)
+        if "F_size_chart" in r.facts:
+            return
+        nxt = [t.split(":", 1)[1] for t in r.tags if t.startswith("refer:")] or _named(eng, r.reply, who)
+        assert nxt, (seen, r.tags, r.reply)
+        who = nxt[0]
+    raise AssertionError(f"nobody gave the size chart fact along {seen}")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_buyer_is_away_only_where_the_variant_says_so(variant):
+    away = bool(TASK.variant(variant).params["buyer_gone_at"])
+    eng = people(variant)
+    entry = next(p for p in eng.directory() if p["id"] == "francesca_lowe")
+    assert entry["reachable"] is (not away)
+    r = eng.contact("francesca_lowe", SIZING[0])
+    if away:
+        assert r.tags == ["gone"] and "Shaun" in r.reply and r.cost == 0
+        shaun = eng.contact("shaun_whitaker", SIZING[0])
+        assert "F_size_chart" in shaun.facts and "Francesca" not in shaun.reply, shaun.reply
+    else:
+        assert "brand_sizing" in r.tags and "F_size_chart" in r.facts, (r.tags, r.reply)
+        assert "auto-reply" not in r.reply and "annual leave" not in r.reply
+
+
+@pytest.mark.parametrize("variant", ["base", "warehouse_knows", "sample:1904"])
+@pytest.mark.parametrize("message", [
+    "How many earlier C grades should a customer have before her returns go to inspect - is one enough?",
+    "Should a single worn grade on a customer's history be enough to send her next party dress to inspect?",
+])
+def test_shaun_says_which_customers_to_inspect(variant, message):
+    r = people(variant).contact("shaun_whitaker", message)
+    assert {"inspection", "worn_returns"} & set(r.tags) and "dont_know" not in r.tags, (r.tags, r.reply)
+    assert "had a C before" in r.reply

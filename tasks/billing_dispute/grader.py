@@ -90,9 +90,40 @@ def _payload(cycle: dict, aid: str, invoice_no: str, lines: list, total: float, 
             "reason_code": code, "customer_note": note}
 
 
-def _entry(aid, truth, billed, term, legacy=False):
+def _entry(aid, truth, billed, term, legacy=False, why=None):
     return {"account_id": aid, "truth": truth, "billed": billed, "credits": 0.0, "term": term,
-            "disputed": False, "legacy": legacy, "cms": []}
+            "disputed": False, "legacy": legacy, "cms": [], "charter_paid": 0.0, "why": why}
+
+
+def _days(line) -> tuple[int, int] | None:
+    """(first, last) day of a subscription line as delivered (from/to dates), or None."""
+    try:
+        a, b = int(str(line["from"])[8:10]), int(str(line["to"])[8:10])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return (a, b) if a <= b else None
+
+
+def _both_plans_same_days(lines) -> bool:
+    """Does a delivered invoice bill two plans for the same day (subscription lines that overlap)?"""
+    spans = []
+    for ln in lines if isinstance(lines, list) else []:
+        if isinstance(ln, dict) and ln.get("kind") == "subscription":
+            d = _days(ln)
+            if d:
+                spans.append((d, ln.get("plan")))
+    return any(p != q and a[0] <= b[1] and b[0] <= a[1]
+               for i, (a, p) in enumerate(spans) for b, q in spans[i + 1:])
+
+
+def _why_over(lines, changed: bool, locked: bool) -> str:
+    """What a customer over-billed on a current invoice would complain about (the trial's words):
+    both plans billed for the same days, a price-protected fee, another plan-change charge, or other."""
+    if changed and _both_plans_same_days(lines):
+        return "both_plans"
+    if locked:
+        return "lock"
+    return "plan_change" if changed else "other"
 
 
 def evaluate(decide, params: dict, traffic) -> dict:
@@ -147,9 +178,12 @@ def evaluate(decide, params: dict, traffic) -> dict:
             if key in ledger:
                 key = f"{key}#{per}-{aid}"
             t, b = truth[aid]["total_usd"], inv["total"] if inv else 0.0
-            ledger[key] = _entry(aid, t, b, a["billing_term"])
-            cur_keys[aid] = key
             lock = T.true_lock(contracts.get(aid) or {}, params, per)
+            changed = any(c["account_id"] == aid for c in cin["plan_changes"])
+            in_force = bool(lock) and f"{per}-01" <= lock["until"]
+            ledger[key] = _entry(aid, t, b, a["billing_term"],
+                                 why=_why_over(inv["lines"] if inv else [], changed, in_force))
+            cur_keys[aid] = key
             if lock and f"{per}-01" <= lock["until"] and b > t + 1.0:
                 changes = [c for c in cin["plan_changes"] if c["account_id"] == aid]
                 if lock["plan"] in {s[0] for s in T.segments(a["plan_at_start"], changes, per, "daily")}:
@@ -256,6 +290,8 @@ def evaluate(decide, params: dict, traffic) -> dict:
                 e["cms"].append({"credit_note_no": f"CM-{per.replace('-', '')[2:]}-{len(e['cms']) + 1:04d}",
                                  "amount_usd": round(credited, 2), "posted_on": cyc["as_of"], "memo": p["dispute_id"]})
             charter_covered = de_min and claim <= de_min + 0.005
+            if charter_covered and credited > 0:     # paid as claimed by policy, beyond any overcharge
+                e["charter_paid"] += max(0.0, min(credited, claim) - max(0.0, over_before))
             if not valid:
                 stats["unsupported_credits"] += credited > 1.0 and not charter_covered
                 stats["credited_invalid_usd"] += credited
@@ -286,7 +322,18 @@ def evaluate(decide, params: dict, traffic) -> dict:
                f"{stats['review']} to review ({stats['backlog']} backlogged), churn ${churn:,.0f}"
                + (f", charter breaches {stats['charter_breaches']}" if de_min else ""))
     over_current = sum(max(0.0, e["billed"] - e["credits"] - e["truth"]) for e in counted if not e["legacy"])
+    # what the trial reports say, by cause: current invoices over-billed by more than $1; and the shortfall
+    # the delivered system made: invoices it billed low, credits past what was wrong. Not in it: credits the
+    # Customer Charter pays as claimed (policy), and January invoices the old engine billed low (past periods
+    # are not back-billed), so a delivery that is right reports no shortfall.
+    over_by_cause: dict[str, int] = {}
+    for e in counted:
+        if not e["legacy"] and e["billed"] - e["credits"] - e["truth"] > 1.0:
+            over_by_cause[e["why"]] = over_by_cause.get(e["why"], 0) + 1
+    under_misstated = sum(max(0.0, (min(e["truth"], e["billed"]) if e["legacy"] else e["truth"])
+                              - (e["billed"] - e["credits"] + e["charter_paid"])) for e in counted)
     details = dict(stats, over_usd=round(over, 2), over_current_usd=round(over_current, 2), under_usd=round(under, 2),
+                   over_accounts_by_cause=over_by_cause, under_misstated_usd=round(under_misstated, 2),
                    review_cost_usd=review, churn_usd=round(churn, 2), charter_usd=charter, auto_cost_usd=auto,
                    unsupported_credit_cost_usd=unsupported)
     return {"kpi": round(kpi, 2), "incidents": incidents, "summary": summary, "details": details}

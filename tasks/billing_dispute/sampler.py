@@ -55,6 +55,7 @@ def prose(p: dict) -> dict:
         out["charter_text"] = (f"Since January the Customer Charter says disputes of ${d:,} or less are credited as "
                                f"claimed within {days} business days, no investigation; rejecting or queueing one "
                                f"breaches the charter.")
+        out["charter_shortfall_text"] = named["charter_de_minimis"]["charter_shortfall_text"]
         out["charter_cs_text"] = (f"Since January the Charter promises customers that a billing dispute of ${d:,} or less "
                                   f"is credited as claimed within {days} business days, no questions asked. CS points "
                                   f"people at that page, so if a bot rejects or parks a ${d - 70:,} claim, that's us "
@@ -62,6 +63,7 @@ def prose(p: dict) -> dict:
     else:
         out["charter_text"] = BASE["charter_text"]
         out["charter_cs_text"] = BASE["charter_cs_text"]
+        out["charter_shortfall_text"] = BASE["charter_shortfall_text"]
     return out
 
 

@@ -31,9 +31,17 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
                  f"properly, so {d['backlog']} would sit." if d["review"] else
                  f"Beatriz (AR): {d['disputes']} dispute tickets on the shadow cycle, none left for my queue.")
     if d.get("over_current_usd", 0) > 500:
-        lines.append("Dev (CS): the usual suspects would be on the phone - upgrades and downgrades billed for both "
-                     "plans over the same days, and annual customers quoting their order forms at us.")
-        facts.append("F_double_proration")
+        # what the over-billed customers of this delivery would call about, and only that
+        why = d.get("over_accounts_by_cause") or {}
+        calls = [(why.get("both_plans", 0), "who changed plan mid-month billed for both plans over the same days"),
+                 (why.get("plan_change", 0), "who changed plan billed more than the days on each plan come to"),
+                 (why.get("lock", 0), "on annual contracts quoting their order forms at us"),
+                 (why.get("other", 0), "whose invoices come out above their plan and usage")]
+        said = [f"{n} customer(s) {what}" for n, what in calls if n]
+        if said:
+            lines.append("Dev (CS): the usual suspects would be on the phone - " + "; ".join(said) + ".")
+        if why.get("both_plans"):
+            facts.append("F_double_proration")
     for s in inc:
         kind = s.split(":", 1)[0]
         n, ex = _count_and_example(s)
@@ -66,11 +74,13 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
         facts.append("F_invalid_disputes")
     if d.get("under_usd", 0) > 5000 and d.get("missing_invoices", 0):
         lines.append(f"Finance ops: {d['missing_invoices']} accounts got no invoice at all on the shadow run.")
-    if d.get("under_usd", 0) > 1500 and not d.get("missing_invoices", 0):
-        lines.append(f"Hana (Rev Acct): the shadow ledger is about ${d['under_usd']:,.0f} short of what the contracts and "
+    # credits the Customer Charter pays as claimed are policy, not a misstatement: Hana leaves them out
+    short = d.get("under_misstated_usd", d.get("under_usd", 0))
+    if short > 1500 and not d.get("missing_invoices", 0):
+        lines.append(f"Hana (Rev Acct): the shadow ledger is about ${short:,.0f} short of what the contracts and "
                      "the plan history support - some invoices billed low, or credited past what was wrong with them. "
                      "That's revenue given away, and audit treats it like any other misstatement.")
-    if not inc and d.get("over_current_usd", 0) <= 500 and d["backlog"] == 0 and d.get("under_usd", 0) <= 1500:
+    if not inc and d.get("over_current_usd", 0) <= 500 and d["backlog"] == 0 and short <= 1500:
         lines.append("Renata (VP Finance): quiet shadow cycle. That's what I want to see in production.")
     return {"feedback": "\n".join(lines), "facts": sorted(set(facts)), "topics": sorted(set(topics)),
             "stats": {k: d[k] for k in ("disputes", "review", "backlog", "unsupported_credits", "missing_invoices")},

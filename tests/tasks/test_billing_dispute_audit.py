@@ -95,3 +95,44 @@ def test_trial_report_counts_before_examples():
     over = next(x for x in lines if "above my approval limit" in x)
     assert lock.startswith("Dev (CS): ") and lock.split(": ", 1)[1].split()[0].isdigit(), lock
     assert "I see " in over and over.split("I see ", 1)[1].split()[0].isdigit(), over
+
+
+# The trial report follows the delivery: Dev's "both plans over the same days" and Hana's shortfall are
+# heard from the system as found, and not from the reference (which neither double-bills nor gives revenue
+# away: Charter credits paid as claimed and January invoices the old engine billed low are not a shortfall).
+# A delivery that fixed the double billing but not the price locks hears about the locks only.
+
+def _trial_lines(variant: str, solution: str | None, day: int) -> list[str]:
+    import shutil
+    import tempfile
+    import warnings
+    from pathlib import Path
+
+    from fdegym_env.grading.grade import apply_solution, run_trial, world_snapshot
+    v = TASK.variant(variant)
+    tmp = Path(tempfile.mkdtemp(prefix="bd-trial-"))
+    try:
+        ws = tmp / "ws"
+        shutil.copytree(world_snapshot(TASK, v), ws, symlinks=True)
+        if solution:
+            apply_solution(TASK, solution, ws, dict(v.params))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return run_trial(TASK, v, ws, day, "none")["feedback"].splitlines()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+DOUBLE = "billed for both plans over the same days"
+
+
+@pytest.mark.parametrize("variant, day", [("base", 1), ("mid_month", 2), ("sample:6407", 1), ("sample:1", 3)])
+def test_trial_remarks_follow_the_delivery(variant, day):
+    found = _trial_lines(variant, None, day)
+    assert any(DOUBLE in x for x in found), found
+    ref = _trial_lines(variant, "reference", day)
+    assert not any("usual suspects" in x for x in ref), ref
+    assert not any("short of what the contracts" in x for x in ref), ref
+    half = _trial_lines(variant, "shortcut_proration_only", day)
+    dev = [x for x in half if "usual suspects" in x]
+    assert dev and DOUBLE not in dev[0] and "order forms" in dev[0], half

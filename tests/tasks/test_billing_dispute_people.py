@@ -47,3 +47,39 @@ def test_beatriz_says_what_her_queue_must_still_see(variant, message):
     # the limit itself is Marcus's to give: Beatriz does not hand out the fact
     assert TASK.variant(variant).params["approval_limit_text"] not in r.reply
 
+
+
+# Tomasz owns ledgerline: which date bills a plan change (the account-local date of `effective`, as
+# traffic._when and the grader's truth rate it) is his to answer, overage included.
+BILLING_DATE = [
+    "Which date bills a plan change - the effective date, or the day the customer asked for it?",
+    "Is a plan change billed from its account-local date or from the UTC date?",
+    "For a change in this month's file dated next month on the customer's clock, which plan does overage use this period?",
+]
+
+
+@pytest.mark.parametrize("variant", ["base", "mid_month", "sample:6407"])
+@pytest.mark.parametrize("message", BILLING_DATE)
+def test_tomasz_says_which_date_bills_a_plan_change(variant, message):
+    r = people(variant).contact("tomasz_wren", message)
+    assert "extract_cutoff" in r.tags, (r.tags, r.reply)
+    assert "account's local clock" in r.reply and "not the UTC date" in r.reply
+    assert "not for overage" in r.reply and "from day 1" in r.reply
+
+
+# Hana's trial line reports a shadow-ledger shortfall: she explains what it is made of, in every variant,
+# and speaks of Charter credits only where the Charter pays small claims as claimed.
+SHORTFALL = [
+    "Your shadow-run note says the ledger is short of what the contracts support. What goes into that figure?",
+    "What did you mean by invoices credited past what was wrong with them in the shadow ledger?",
+]
+
+
+@pytest.mark.parametrize("variant", ["base", "charter_de_minimis", "sample:6407", "sample:3"])
+@pytest.mark.parametrize("message", SHORTFALL)
+def test_hana_explains_the_shadow_ledger_shortfall(variant, message):
+    r = people(variant).contact("hana_kobayashi", message)
+    assert r.tags == ["ledger_shortfall"], (r.tags, r.reply)
+    assert "billed low" in r.reply and "recalculated overcharge" in r.reply and "back-bill" in r.reply
+    charter = bool(TASK.variant(variant).params.get("de_minimis_usd"))
+    assert ("Charter" in r.reply) is charter, r.reply

@@ -9,7 +9,9 @@ from __future__ import annotations
 import csv
 import importlib
 import io
+import json
 import logging
+import math
 import random
 import sys
 from datetime import datetime, timedelta
@@ -21,6 +23,7 @@ DEV_START = datetime(2026, 2, 9)         # two weeks after the OLA 2.0 relaunch 
 DEV_LAST_DAY = datetime(2026, 2, 22)     # the extract's last day: the engagement starts Mon 23 Feb 09:00
 SHADOW_START = datetime(2026, 2, 24)
 HELD_OUT_START = datetime(2026, 3, 2)
+FORMS_OLD_ONLINE = lending.FORMS["online"][1]
 COLUMNS = ["app_id", "received", "channel", "form", "first_name", "last_name", "title", "marital_status", "age",
            "zip", "employment", "employer", "income_amount", "fico", "monthly_debt", "requested_amount",
            "term_months", "purpose", "bankruptcy_24m", "decision", "reasons", "monthly_income_used", "dti_used"]
@@ -49,7 +52,22 @@ PERIOD_WORDS = {"monthly": ["a month", "per month", "monthly", "/mo"], "weekly":
                 "biweekly": ["every 2 weeks", "biweekly", "per paycheck", "every other week"]}
 
 
+def policy_view(truth: dict, params: dict) -> str:
+    """How the file looks to an underwriter with the return in hand: "clears" the credit policy on its real
+    income (FICO at or above the floor, DTI within the committee's appetite and the engine's 43%, no recent
+    bankruptcy, enough income, amount within the program), "fails" it, or sits too close to the DTI limit
+    for a note to call it either way (a rounded figure in a note never lands on the wrong side of a limit)."""
+    max_dti = min(float(params["appetite_dti"]), 0.43)
+    if (truth["fico"] < int(params["appetite_fico"]) or truth["bankruptcy"] or truth["dti"] > max_dti
+            or truth["income"] < 1530 or truth["amount"] > 35000):
+        return "fails"
+    return "clears" if truth["dti"] <= max_dti - 0.005 else "borderline"
+
+
 def _note(rng: random.Random, app: dict, truth: dict, params: dict) -> str:
+    """An underwriter's note on a reconsideration. Only a file that clears the policy on its real income
+    gets a note saying it was (or would be) approved; one that fails on score, DTI or a bankruptcy gets the
+    reason it still fails."""
     per = params["se_period"]
     inc = truth["income"]
     stated = app["income_amount"]
@@ -64,11 +82,12 @@ def _note(rng: random.Random, app: dict, truth: dict, params: dict) -> str:
     op = rng.choice(NOTE_OPENERS).replace("{vm}", f"{vm.month}/{vm.day}")
     if app["channel"] == "partner" and rng.random() < 0.5:
         op = rng.choice(["FW from LendCompass support: ", "LendCompass ticket LC-{0}: ".format(rng.randint(40000, 49999))])
+    view = policy_view(truth, params)
     if truth["kind"] == "se_inflight" and not app["_reasons"]:
-        return rng.choice([
-            f"{op}checked - {app['form']} app, {stated} is last year's net profit, annual. engine got it right. approved, cust just wanted the rate explained",
-            f"{op}applicant asked why her friend was declined and she wasn't. hers went in on {app['form']} (old screen, yearly figure). no issue",
-        ])
+        said = [f"{op}applicant asked why her friend was declined and she wasn't. hers went in on {app['form']} (old screen, yearly figure). no issue"]
+        if view == "clears":
+            said.append(f"{op}checked - {app['form']} app, {stated} is last year's net profit, annual. engine got it right. approved, cust just wanted the rate explained")
+        return rng.choice(said)
     if truth["kind"] == "se_inflight":
         return rng.choice([
             f"{op}started app in Jan, finished after the relaunch. {stated} is their Sched C net for 2025. engine income looks right, decline stands ({why})",
@@ -76,22 +95,47 @@ def _note(rng: random.Random, app: dict, truth: dict, params: dict) -> str:
             f"{op}{app['form']} app, {stated} is yearly. Nothing to fix here. -KO",
         ])
     k = app["_k"]
-    return [
-        f"{op}applicant says {stated} is what the {app['employer'] or 'business'} clears {w}, not a year. Sched C 2025 shows ~${yr:,.0f}. prequal had ${app['_inc']:,.0f}/mo?? can't override, told to apply at branch",
+    where = "LendCompass apps" if app["channel"] == "partner" else "online apps"
+    check = {code: name for name, code in app["_codes"].items()}      # reason code -> the check that failed
+    income_decline = any(check.get(c) in ("income", "dti") for c in app["_reasons"])
+    # what any underwriter might write about a self-employed decline, whatever the file's credit
+    said = [
+        f"{op}applicant says {stated} is what the {app['employer'] or 'business'} clears {w}, not a year. Sched C 2025 shows ~${yr:,.0f}. prequal had ${app['_inc']:,.0f}/mo?? can't override",
         f"{op}self employed ({app['employer']}), 2 yrs of returns avg about {yr / 1000:.0f}k/yr. Engine used way less than that. 3rd one this week",
-        f"{op}Bank stmts (12 mo) deposits support the {stated} {w} figure. decline reason AA11 income - doesnt make sense",
-        f"{op}customer v. upset, has been w/ us 9 yrs, business checking here. says the form asked how much she makes {w}. we declined for income",
         f"{op}{app['form']} - self-emp decline, DTI on the engine {min(99, app['_dti']) * 100:.0f}%, my calc off the 1040 is more like {truth['dti']:.0%}",
-        f"{op}Pls look at this one, {app['employer']} owner, good credit ({app['fico']}), declined insufficient income. income per tax return ~{yr:,.0f}. something is off w/ online apps",
-        f"{op}sent to Marisol. form says {stated}; if thats {w} they qualify easy",
-        f"{op}reapplied at branch, LO keyed annual {yr:,.0f} -> approved same day. same person, same numbers",
-        f"{op}another one. self-employed ({app['employer'] or 'sole prop'}), declined {why}. brought in 1099s + Sched C, clearly fine",
         f"{op}{app['employer']}. prequal shows monthly income ${app['_inc']:,.2f}. Her 2024+2025 returns avg ${yr:,.0f}. That's not a rounding problem",
         f"{op}I keep seeing this w/ the self employed. engine income ${app['_inc']:,.0f}/mo, roughly 1/12th of what I'd use? or less. escalating to Marisol + Tom",
-        f"{op}approved manually at Marion branch after recon, same file. credit {app['fico']}, DTI ~{truth['dti']:.0%} on real income",
-        f"{op}what did the app screen ask him? he swears he put his {w} number in. LO to pull screenshot",
-        f"{op}Reviewed. Income verified via 4506-C transcript ~{yr:,.0f}/yr. Would approve. No override path in LOS - reapply",
-    ][k % 14]
+        f"{op}what did the app screen ask him? he swears he put his {per} number in. LO to pull screenshot",
+    ]
+    if income_decline:
+        said.append(f"{op}customer v. upset, has been w/ us 9 yrs, business checking here. says the form asked how much she makes {w}. we declined for income")
+    if view == "clears":
+        said += [
+            f"{op}Bank stmts (12 mo) deposits support the {stated} {w} figure. decline reason {why} - doesnt make sense",
+            f"{op}Pls look at this one, {app['employer']} owner, good credit ({app['fico']}), declined {why}. income per tax return ~{yr:,.0f}. something is off w/ {where}",
+            f"{op}sent to Marisol. form says {stated}; if thats {w} they qualify easy",
+            f"{op}reapplied at branch, LO keyed annual {yr:,.0f} -> approved same day. same person, same numbers",
+            f"{op}another one. self-employed ({app['employer'] or 'sole prop'}), declined {why}. brought in 1099s + Sched C, clearly fine",
+            f"{op}approved manually at Marion branch after recon, same file. credit {app['fico']}, DTI ~{truth['dti']:.0%} on real income",
+            f"{op}Reviewed. Income verified via 4506-C transcript ~{yr:,.0f}/yr. Would approve. No override path in LOS - reapply",
+        ]
+    elif view == "fails":
+        # the income is wrong on the engine, but the file fails the policy on its real income too
+        floor = int(params["appetite_fico"])
+        if truth["fico"] < floor:
+            fail = f"score {truth['fico']} is under our {floor} floor"
+        elif truth["bankruptcy"]:
+            fail = "there's a BK in the last 24 mo"
+        elif truth["income"] < 1530 or truth["amount"] > 35000:
+            fail = "the ask is too big for what the business makes"
+        else:
+            fail = f"DTI is still {math.ceil(truth['dti'] * 1000) / 10:.1f}% on the real income, over our limit"
+        said += [
+            f"{op}reran it off the Sched C (~${yr:,.0f}/yr): income's right now but {fail}. decline stands, explained to cust",
+            f"{op}engine income is way off (${app['_inc']:,.0f}/mo) but even on the 1040 {fail}. wouldn't approve at branch either",
+            f"{op}{app['employer'] or 'self-employed'} - wants a recon. returns say ~{yr / 1000:.0f}k/yr, fine, but {fail}. no",
+        ]
+    return said[k % len(said)]
 
 
 def dev(params: dict, out: Path) -> None:
@@ -101,6 +145,7 @@ def dev(params: dict, out: Path) -> None:
     rng = random.Random(f"dev:{seed}")
     pairs = lending.batch(rng, params, DEV_START, 14, 2602000, int(params["apps_per_week"]), "dev")
     decide = _world_engine(out)
+    codes = json.loads((out / "system" / "config.json").read_text(encoding="utf-8"))["reason_codes"]
     logging.disable(logging.WARNING)           # the engine's own WARN lines are rebuilt below
     try:
         decisions = {d["app_id"]: d for d in decide([a for a, _ in pairs])}
@@ -134,7 +179,8 @@ def dev(params: dict, out: Path) -> None:
         received = datetime.strptime(app["received"][:10], "%Y-%m-%d")
         # looked at 1-4 days after the application, but never after the extract was taken
         day = max(received, min(received + timedelta(days=rng.randint(1, 4)), DEV_LAST_DAY))
-        app = dict(app, _dti=d["dti"], _inc=d["monthly_income"], _k=order[i % 14], _reasons=d["reasons"], _day=day)
+        app = dict(app, _dti=d["dti"], _inc=d["monthly_income"], _k=order[i % 14], _reasons=d["reasons"], _day=day,
+                   _codes=codes)
         note = _note(rng, app, t, params)
         for k in range(1, 14):                # two underwriters never write the same line about two files
             if note not in seen:
@@ -143,9 +189,13 @@ def dev(params: dict, out: Path) -> None:
         if note in seen:
             note = f"{note} (re {app['app_id']})"
         seen.add(note)
-        outcome = rng.choice(["told to reapply at branch", "declined stands", "reapplied br - approved", "no action",
-                              "referred to ops", ""]) if t["kind"] != "se_inflight" else \
-            (rng.choice(["declined stands", "no action"]) if app["_reasons"] else rng.choice(["no action", "explained to cust", ""]))
+        if t["kind"] == "se_inflight":
+            outcome = rng.choice(["declined stands", "no action"]) if app["_reasons"] else rng.choice(["no action", "explained to cust", ""])
+        elif policy_view(t, params) == "clears":
+            outcome = rng.choice(["told to reapply at branch", "declined stands", "reapplied br - approved", "no action",
+                                  "referred to ops", ""])
+        else:
+            outcome = rng.choice(["declined stands", "no action", "explained to cust", ""])
         rw.writerow([day.strftime(rng.choice(["%m/%d/%Y", "%Y-%m-%d", "%m/%d"])), app["app_id"], rng.choice(auth),
                      note, outcome])
     (out / "data" / "reconsiderations.csv").write_text(rec.getvalue(), encoding="utf-8")
@@ -172,13 +222,18 @@ def dev(params: dict, out: Path) -> None:
         "2026-02-09 06:00:04 INFO  los.intake      scheduler start, interval=15m, engine=prequal (config CC-2025-11)",
         "2026-02-11 13:47:22 ERROR los.intake      LendCompass webhook 502 Bad Gateway, 3 apps queued for retry",
         "2026-02-11 14:02:09 INFO  los.intake      LendCompass retry ok (3)",
-        "2026-02-13 17:05:00 INFO  los.intake      OLA: 214 submissions this week (OLA-2.0 188, OLA-1.9 26 resumed)",
         "2026-02-16 00:00:01 INFO  los.intake      log rotated",
         "2026-02-18 09:31:40 WARN  los.intake      app BCB-26021?? duplicate submission (double click) dropped",
-        "2026-02-20 17:05:00 INFO  los.intake      OLA: 231 submissions this week (OLA-2.0 219, OLA-1.9 12 resumed)",
         "2026-02-21 02:14:55 ERROR prequal.engine  Traceback (most recent call last): ... json.decoder.JSONDecodeError: Expecting ',' delimiter: line 31 column 5 (char 702)  <- config.json edit reverted 02:20 RD",
     ]
     lines.extend(noise)
+    for monday in (DEV_START, DEV_START + timedelta(days=7)):      # the Friday 17:05 OLA summary, Mon 00:00 to then
+        stamp = monday + timedelta(days=4, hours=17, minutes=5)
+        week = [a for a, _t in pairs if a["channel"] == "online"
+                and monday <= datetime.strptime(a["received"], "%Y-%m-%dT%H:%M") <= stamp]
+        old = sum(a["form"] == FORMS_OLD_ONLINE for a in week)
+        lines.append(f"{stamp:%Y-%m-%d %H:%M:%S} INFO  los.intake      OLA: {len(week)} submissions this week "
+                     f"(OLA-2.0 {len(week) - old}, OLA-1.9 {old} resumed)")
     lines.sort()
     (out / "logs").mkdir(parents=True, exist_ok=True)
     (out / "logs" / "prequal_intake.log").write_text("\n".join(lines) + "\n", encoding="utf-8")

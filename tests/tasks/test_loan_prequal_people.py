@@ -9,6 +9,8 @@ own documents make hers.
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from fdegym_env.core.registry import load_task
@@ -59,3 +61,36 @@ def test_marisol_answers_for_shadow_day_records_herself(variant):
         "with what it decided and why? I want to look at the self-employed declines row by row.")
     assert r.tags == ["shadow_data"], r.reply
     assert "applications_2026-02.csv" in r.reply
+
+
+def _shadow_forms(variant):
+    params = dict(TASK.variant(variant).params)
+    return {a["form"] for day in (0, 1) for a in TASK.module("traffic").shadow(params, day)["weeks"][0]}
+
+
+@pytest.mark.parametrize("variant", VARIANTS + ["sample:4418", "sample:9289"])
+def test_marisol_says_which_form_versions_the_shadow_day_carried(variant):
+    """Asked which form versions the mirrored applications came on, the owner of the intake answers it - every
+    form value in the shadow traffic, LC-API-v3 as present only where it is - not the channel overview."""
+    r = _people(variant).contact(
+        "marisol_vega", "Quick one about the shadow run: did the mirrored applications all come in on form versions "
+        "I already know from the February extract, or did something newer turn up - a v3 LendCompass referral, "
+        "say, or another OLA build?")
+    assert r.tags == ["shadow_forms"], r.reply
+    forms = _shadow_forms(variant)
+    for form in forms:
+        assert form in r.reply, (form, r.reply)
+    assert ("still no LC-API-v3" in r.reply) == ("LC-API-v3" not in forms), r.reply
+
+
+def test_denise_answers_a_sent_diff_now_rather_than_promising_a_review_that_never_comes():
+    """No inbox message carries a later verdict on a diff, so her reply is the verdict itself."""
+    spec = TASK.people_spec(TASK.variant("base"))
+    assert not any(m["from"] == "denise_okafor" and "review" in m["text"] and "after_stall" in m for m in spec["inbox"])
+    r = _people("base").contact(
+        "denise_okafor", "Here is my diff for your review: prequal/income.py now reads the self-employed figure on its "
+        "real basis per form version and parses text amounts. No identity fields, config untouched, declines keep "
+        "their AA codes. Can it go live?")
+    assert r.tags == ["compliance_review"], r.reply
+    assert "OK to ship" in r.reply, r.reply
+    assert not re.search(r"turn it round|get back to you|come back to you|in a day|take it from here", r.reply), r.reply

@@ -74,6 +74,59 @@ def _typo(rng: random.Random, s: str, p: float = 0.25) -> str:
     return s
 
 
+# ---- what time of day people say it is ------------------------------------------------------------
+# A greeting or a "this afternoon" agrees with the clock of the ticket that carries it: Morning 05:00-
+# 11:59, Afternoon 12:00-16:59, Evening 17:00-23:59; between midnight and 05:00 people just say Hi. The
+# wording tables draw greetings freely; the functions below put the right one in after the draw, so
+# the random stream (ticket numbers, times, texts) is the same as without them.
+GREETING = re.compile(r"^(morning|afternoon|evening|hi)\b", re.I)
+SINCE = re.compile(r"\bsince (\d{1,2}):(\d\d)\b")
+
+
+def part_of_day(t: datetime) -> str:
+    """The greeting that fits ``t``."""
+    return "Morning" if 5 <= t.hour < 12 else "Afternoon" if 12 <= t.hour < 17 else "Evening" if t.hour >= 17 \
+        else "Hi"
+
+
+def _cased(new: str, old: str) -> str:
+    return new.lower() if old == old.lower() else new
+
+
+def _at_time(text: str, t: datetime) -> str:
+    """``text`` with its opening greeting and any "this afternoon" put right for the time ``t``."""
+    m = GREETING.match(text)
+    if m and m[1].lower() != "hi":
+        text = _cased(part_of_day(t), m[1]) + text[m.end():]
+    if t.hour >= 17:
+        text = re.sub(r"this afternoon", lambda m: _cased("this evening", m[0]), text, flags=re.I)
+    return text
+
+
+def _since_before(text: str, t: datetime) -> str:
+    """A "since 13:10" in a ticket raised at ``t`` names a time at most 12 hours before it; a drawn
+    time that is later than ``t`` (or longer ago) becomes a quarter hour shortly before ``t``."""
+    def fix(m: re.Match) -> str:
+        ago = (t.hour * 60 + t.minute - int(m[1]) * 60 - int(m[2])) % (24 * 60)
+        if 0 < ago <= 12 * 60:
+            return m[0]
+        s = t - timedelta(minutes=15 + (int(m[1]) * 7 + int(m[2])) % 90)
+        return f"since {s.hour}:{s.minute - s.minute % 15:02d}"
+    return SINCE.sub(fix, text)
+
+
+def _typo_at_time(rng: random.Random, drawn: str, t: datetime, p: float) -> str:
+    """``_typo`` of ``drawn`` (same draws), then its time words put right for ``t``; a typo that
+    landed in a greeting or "this afternoon" is left out (the right word replaces it)."""
+    typoed = _typo(rng, drawn, p)
+    spans = [m.span() for m in re.finditer(r"this afternoon", drawn)]
+    if (m := GREETING.match(drawn)) is not None:
+        spans.append(m.span())
+    if any(typoed[max(0, a - 1):b + 1].lower() != drawn[max(0, a - 1):b + 1].lower() for a, b in spans):
+        typoed = drawn.lower() if typoed == typoed.lower() else drawn
+    return _at_time(typoed, t)
+
+
 # ---- who writes in ---------------------------------------------------------------------------------
 FIRST = ["Aileen", "Callum", "Dev", "Eilidh", "Fraser", "Gosia", "Hamish", "Iwona", "Jamie", "Kerry", "Lewis",
          "Mairi", "Niall", "Oksana", "Paddy", "Rhona", "Sandeep", "Tam", "Una", "Vytautas", "Wendy", "Yusuf",
@@ -156,7 +209,8 @@ VAGUE_BODY = ["says profile missing", "enrolment failed {code} on my device", "e
               "doesnt work", "error {code}", "logged out again", "profile gone again", "says contact administrator"]
 
 
-def _handheld_text(rng: random.Random, who: dict, channel: str, named: str, night: bool) -> tuple[str, str]:
+def _handheld_text(rng: random.Random, who: dict, channel: str, named: str, night: bool,
+                   when: datetime) -> tuple[str, str]:
     """(subject, body) of one handheld fault. named: 'kw' (a name R15's parked list knows),
     'other' (another name for the same device) or 'vague' (no device named at all)."""
     if named == "vague":
@@ -181,7 +235,7 @@ def _handheld_text(rng: random.Random, who: dict, channel: str, named: str, nigh
         body = f"{core}. {extra}" if extra else core
     else:
         body = say(rng, HH_EMAIL, sign=SIGN, **v)
-    return _typo(rng, subj), body.strip()
+    return _typo(rng, subj), _since_before(_at_time(body.strip(), when), when)
 
 
 # ---- everything else: kind -> [(subject, body)] --------------------------------------------------
@@ -281,7 +335,7 @@ OPENERS = ["", "", "", "Hi, ", "Hi team\n\n", "Morning, ", "Hello,\n\n", "Hi - "
            "Sorry to bother you but ", "Not sure who to ask but ", "Afternoon, ", "Hi IT\n\n", "Dear IT, "]
 
 
-def _other_text(rng: random.Random, kind: str, who: dict, channel: str) -> tuple[str, str]:
+def _other_text(rng: random.Random, kind: str, who: dict, channel: str, when: datetime) -> tuple[str, str]:
     v = dict(who, day=rng.choice(["Monday", "Tuesday", "yesterday", "this morning", "the weekend", "Friday",
                                   "last night"]),
              app=rng.choice(["Outlook", "Teams", "Stockwise", "the VPN", "Sage", "the payroll portal", "SharePoint"]),
@@ -296,7 +350,9 @@ def _other_text(rng: random.Random, kind: str, who: dict, channel: str) -> tuple
         body += say(rng, SIGN, **who)
     body = body.strip()
     if kind != "mfp" and rng.random() < 0.5:     # (copier tickets keep the word that says copier)
-        body = _typo(rng, body, 0.15)
+        body = _typo_at_time(rng, body, when, 0.15)
+    else:
+        body = _at_time(body, when)
     if rng.random() < 0.3:
         subj = rng.choice(GENERIC_SUBJ[kind])
     return _typo(rng, subj), body
@@ -311,7 +367,8 @@ FORWARD_TOP = ["FYI - see below, can someone pick this up", "Forwarding on behal
 def _forward(rng: random.Random, subj: str, body: str, who: dict, when: datetime) -> tuple[str, str]:
     """Wrap a ticket as a forwarded email: a colleague or manager sends it on to the desk."""
     fwd = _who(rng, who["site"])
-    sent = (when - timedelta(minutes=rng.randrange(5, 600))).strftime("%A, %d %B %Y %H:%M")
+    sent_at = when - timedelta(minutes=rng.randrange(5, 600))
+    sent, body = sent_at.strftime("%A, %d %B %Y %H:%M"), _at_time(body, sent_at)
     body = (f"{say(rng, FORWARD_TOP, **who)}\n\n{fwd['first']}\n\n-----Original Message-----\nFrom: {who['first']} "
             f"{who['last']}\nSent: {sent}\nTo: {fwd['first']} {fwd['last']}\nSubject: {subj}\n\n{body}")
     return rng.choice(["FW: ", "Fw: ", "FWD: "]) + subj, body
@@ -396,7 +453,7 @@ def tickets(rng: random.Random, params: dict, day0: datetime, days: int, id_star
             channel, category, req = "kiosk", "Device/Handheld", _kiosk(rng, site)
         else:
             channel, category, req = rng.choice(["phone", "phone", "email"]), "", who["user"]
-        subj, body = _handheld_text(rng, who, channel, named, night)
+        subj, body = _handheld_text(rng, who, channel, named, night, when)
         vis = {"channel": channel, "category": category, "site": site, "requester": req,
                "subject": subj, "body": body, "opened": when}
         out.append((vis, {"kind": "scanner", "users": rng.choice([1, 1, 1, 1, 2, 2, 3, 3, 4, 5, 6]),
@@ -409,7 +466,7 @@ def tickets(rng: random.Random, params: dict, day0: datetime, days: int, id_star
         when = _when(rng, day0, days, site != "HO", False)
         who = _who(rng, site)
         channel = rng.choice(channels)
-        subj, body = _other_text(rng, kind, who, channel)
+        subj, body = _other_text(rng, kind, who, channel, when)
         req, vis_site = who["user"], site
         if site == "HO" and rng.random() < 0.04:
             req = rng.choice(VIPS)

@@ -24,8 +24,11 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
         lines.append(f"Gloria: {len(ft)} claim(s) would have been paid within two days - that's what I want to see.")
     odd = [p for p in ft if p["kind"] == "ring"]
     if odd:
-        lines.append(f"Marcus: going through the fast-track list I'd have stopped {len(odd)} of those "
-                     "- the pictures look familiar. Worth asking Renata what she'd send us.")
+        # what gives the ring away, and who holds its current pattern, follow the variant
+        seen = "the VINs look familiar" if params.get("ring_key") == "vin" else "the pictures look familiar"
+        ask = ("Ask me what we'd want sent over - I've had the Delta file since January."
+               if params.get("siu_holder") == "marcus_lindqvist" else "Worth asking Renata what she'd send us.")
+        lines.append(f"Marcus: going through the fast-track list I'd have stopped {len(odd)} of those - {seen}. {ask}")
     twice = [p for p in ft if p["kind"] == "double"]
     if twice:
         lines.append(f"Tom: {len(twice)} fast-track payment(s) went to a customer we'd already paid for the same loss.")

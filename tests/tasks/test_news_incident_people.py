@@ -78,3 +78,33 @@ def test_meridians_business_day_answer_arrives_by_email(variant, topic, message,
     if topic == "embargo_tz":
         assert TASK.variant(variant).params["mrd_tz_text"] in got[msg_id]["text"]
     assert sum(1 for x in p.ledger if x["to"] == "meridian_support") == 1   # one paid contact, not two
+
+
+# From the playtests: a long, clear message to Meridian client services about the clock of its
+# embargo times (what zone, does it follow daylight saving, is it the same for every story) got
+# "I don't have that detail to hand": the topic spoke of the zone but not of daylight saving or of
+# stories filed from different countries, both of which the vendor's answer plainly owns. The desk
+# logs the question (their one-business-day case) and its emailed answer says all three.
+EMBARGO_CLOCK = [
+    "Does the embargo time in your feed move when the US clocks go forward, or is it a fixed offset?",
+    "Is every embargo in the Meridian feed on the same clock, or on the local time of the story's dateline?",
+    "We run your wire into an automatic ingest at Tidewater. The embargoed value comes without any zone, for "
+    "example 2026-04-09T10:00:00 on a science piece. Which clock is that written in? Does it follow summer time? "
+    "And is it the same for a story filed in Europe as for one filed in the States?",
+    "Quick check on your embargo field: it has no offset. In which time zone should we read it, and do we need "
+    "to allow for daylight saving when we convert it to UTC?",
+]
+
+
+@pytest.mark.parametrize("variant", ["base", "embargo_pacific", "sample:6583", "sample:237"])
+@pytest.mark.parametrize("message", EMBARGO_CLOCK)
+def test_a_clear_embargo_clock_question_to_meridian_is_logged_and_answered(variant, message):
+    p = people(variant)
+    r = p.contact("meridian_support", message)
+    assert r.tags == ["embargo_tz:stalled"] and "MCS-448213" in r.reply and "email" in r.reply, (r.tags, r.reply)
+    p.wait(24)
+    mail = {m["id"]: m for m in p.read_inbox()}["m_mrd_embargo_tz"]["text"]
+    assert TASK.variant(variant).params["mrd_tz_text"] in mail
+    assert "daylight saving" in mail and "dateline" in mail, mail
+    again = p.contact("meridian_support", message)                  # asked again once the case is answered
+    assert again.tags == ["embargo_tz:repeat"] or again.tags == ["embargo_tz"], (again.tags, again.reply)

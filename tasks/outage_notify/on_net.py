@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from datetime import datetime
 
 FEEDERS = ["ORC-1201", "ORC-1202", "SLV-2101", "SLV-2102", "MBK-3101", "MBK-3102"]
 SUBSTATION = {"ORC": "Orchard", "SLV": "Silverton", "MBK": "Millbrook"}
@@ -141,15 +142,29 @@ def customers(seed: int, params: dict) -> list[dict]:
     return out
 
 
+def transfer_began(params: dict, transfer: str) -> datetime:
+    """When the control room switched a standing transfer in (``transfer_since``, local time; a
+    transfer without a date has been in since before any traffic)."""
+    when = (params.get("transfer_since") or {}).get(transfer)
+    return datetime.fromisoformat(when) if when else datetime.min
+
+
 def replay(evs: list[dict], params: dict, custs: list[dict]):
     """Yield (event, affected customers as operated at that moment) for every LOCKOUT, following
-    the standing transfers of the variant and the SCADA switch operations in the feed."""
-    state = transfer_state(list(params.get("transfers") or []))
+    the standing transfers of the variant (each from the time it was switched in) and the SCADA
+    switch operations in the feed."""
+    pending = sorted((transfer_began(params, t), t) for t in params.get("transfers") or [])
+    state: dict[str, str] = {}
     topo = as_operated(state)
     by_sec: dict[str, list[dict]] = {}
     for c in custs:
         by_sec.setdefault(c["section"], []).append(c)
     for ev in evs:
+        now = datetime.fromisoformat(ev["ts"][:19])
+        if pending and pending[0][0] <= now:
+            while pending and pending[0][0] <= now:
+                state.update(transfer_state([pending.pop(0)[1]]))
+            topo = as_operated(state)
         if ev["type"] == "SWITCH":
             state[ev["device"]] = ev["state"]
             topo = as_operated(state)

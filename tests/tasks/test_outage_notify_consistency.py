@@ -1,0 +1,87 @@
+"""outage_notify: what people say and what the workspace shows agree.
+
+- The November complaints agree with the switching dates the control room gives: nobody in a section
+  a standing transfer moved complains of a wrong or missing text dated before that transfer began.
+- The trial report prices the day for the system as found as well as for the shadow system, so the
+  cost figure has something to compare with.
+- Wendell's note from the floor is about the production night before the engagement, in its words and
+  its timing, and does not read as feedback on a trial.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from datetime import datetime
+
+import pytest
+import yaml
+
+from fdegym_env.core.registry import load_task
+from fdegym_env.core.workspace import world_snapshot
+
+TASK = load_task("outage_notify")
+NAMED = list(yaml.safe_load((TASK.path / "variants.yaml").read_text(encoding="utf-8")))
+VARIANTS = NAMED + ["sample:0", "sample:1", "sample:2", "sample:3", "sample:8142"]
+NET = TASK.module("on_net")
+MONTHS = {"October": 10, "November": 11, "December": 12}
+FORMATS = ("%m/%d/%Y %H:%M", "%Y-%m-%d %H:%M:%S", "%m/%d/%y %I:%M %p", "%d-%b-%Y %H:%M")
+
+
+def _received(s: str) -> datetime:
+    for fmt in FORMATS:
+        try:
+            return datetime.strptime(s, fmt)
+        except ValueError:
+            pass
+    raise ValueError(s)
+
+
+def _answer(spec: dict, person: str, topic: str) -> str:
+    p = next(p for p in spec["people"] if p["id"] == person)
+    return next(t for t in p["topics"] if t["id"] == topic)["answer"]
+
+
+def _spoken_since(variant) -> dict[str, datetime]:
+    """Transfer -> the date its switching began, as the person who holds it says it."""
+    spec = TASK.people_spec(variant)
+    if variant.params.get("ray_gone_after_hours", 100000) == 0:
+        words = _answer(spec, "priya_ramaswamy", "redlines")
+    else:
+        words = _answer(spec, "ray_tolliver", "standing_transfers")
+    out = {}
+    sentences = re.split(r"(?<=\.) ", words)
+    for tr in variant.params["transfers"]:
+        opened = tr.split(":")[1]
+        said = [s for s in sentences if opened in s]
+        assert said, (variant.key, tr, words)
+        m = re.search(r"(October|November|December) (\d{1,2})(?:st|nd|rd|th)", said[0])
+        assert m, (variant.key, tr, said[0])
+        out[tr] = datetime(2026, MONTHS[m.group(1)], int(m.group(2)))
+    return out
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_complaints_from_switched_sections_start_after_the_switching(variant):
+    v = TASK.variant(variant)
+    since = _spoken_since(v)
+    normal = NET.as_operated({})
+    custs = {c["account"]: c for c in NET.customers(int(v.params["world_seed"]), v.params)}
+    root = world_snapshot(TASK, v)
+    with open(root / "data" / "call_centre" / "inbound_outage_calls_2026-11.csv", encoding="utf-8") as fh:
+        calls = list(csv.DictReader(fh))
+    bad = []
+    for tr, began in since.items():
+        moved = {s for s, x in NET.as_operated(NET.transfer_state([tr])).items() if x["feeder"] != normal[s]["feeder"]}
+        assert moved, tr
+        for r in calls:
+            c = custs[r["account"]]
+            if c["section"] not in moved or _received(r["received"]) >= began:
+                continue
+            # before the switching a section is fed as GIS says: no false alert, and only a landline misses a text
+            if r["reason"] == "FALSE_ALERT" or (r["reason"] == "NO_NOTIFY" and c["phone_type"] != "landline"):
+                bad.append((tr, r["call_id"], r["received"], r["premise"], r["reason"], r["notes"]))
+    assert not bad, bad
+    # the generator's switching dates are the ones spoken
+    for tr, began in since.items():
+        assert NET.transfer_began(v.params, tr).date() == began.date(), (variant, tr)

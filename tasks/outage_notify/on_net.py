@@ -180,6 +180,21 @@ def gis_affected(device: str, custs: list[dict]) -> list[dict]:
     return [c for c in custs if c["section"] in secs]
 
 
+def as_found_plan(events: list[dict], custs: list[dict]) -> list[dict]:
+    """What ONS as found (v1.4, world/system/ons) plans for a batch: every LOCKOUT traced on the
+    GIS normal state, an agent call for every LS and MB customer behind it in account order, then a
+    text to everyone behind it. The trial prices the day with it for comparison."""
+    out = []
+    for ev in events:
+        if ev.get("type") != "LOCKOUT":
+            continue
+        hit = gis_affected(ev["device"], custs)
+        calls = sorted((c for c in hit if c["med_code"] in ("LS", "MB")), key=lambda c: int(c["account"]))
+        out += [{"event_id": ev["event_id"], "account": c["account"], "channel": "agent"} for c in calls]
+        out += [{"event_id": ev["event_id"], "account": c["account"], "channel": "sms"} for c in hit]
+    return out
+
+
 def is_night(hour: int, params: dict) -> bool:
     return hour >= int(params.get("night_from", 22)) or hour < int(params.get("night_to", 7))
 

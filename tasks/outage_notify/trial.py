@@ -7,8 +7,16 @@ import re
 from collections import Counter
 
 from fdegym_env.tasklib import evaluation
+from fdegym_env.tasklib.replay import Reply
 
 from . import grader, on_net
+
+
+def as_found_cost(params: dict, traffic: dict) -> float:
+    """The same day priced for ONS as production runs it today (the system as found)."""
+    custs = on_net.customers(int(params.get("world_seed", 0)), params)
+    out = grader.evaluate(lambda batch: Reply(ok=True, value=on_net.as_found_plan(batch, custs)), params, traffic)
+    return float(out["kpi"])
 
 
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:
@@ -42,6 +50,9 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
                      + ". That is exactly November again.")
     elif d["agent_calls"]:
         lines.append("Annette: every priority customer on the shadow list would have been called in time.")
-    lines.append(f"Marisol: on the cost sheet that day comes to about ${out['kpi']:,.0f}.")
-    return {"feedback": "\n".join(lines), "facts": [], "topics": [],
-            "stats": {k: d[k] for k in ("missed", "wrong", "repeat", "late_calls", "agent_calls")}, "extra_cost": 0.0}
+    base = as_found_cost(params, traffic)
+    lines.append(f"Marisol: on the cost sheet that day comes to about ${out['kpi']:,.0f}; the same events through "
+                 f"ONS as it runs in production today would have cost about ${base:,.0f}.")
+    stats = {k: d[k] for k in ("missed", "wrong", "repeat", "late_calls", "agent_calls")}
+    stats.update(cost=round(float(out["kpi"]), 2), cost_as_found=round(base, 2))
+    return {"feedback": "\n".join(lines), "facts": [], "topics": [], "stats": stats, "extra_cost": 0.0}

@@ -85,3 +85,38 @@ def test_complaints_from_switched_sections_start_after_the_switching(variant):
     # the generator's switching dates are the ones spoken
     for tr, began in since.items():
         assert NET.transfer_began(v.params, tr).date() == began.date(), (variant, tr)
+
+
+def _cost_line(feedback: str) -> str:
+    lines = [x for x in feedback.splitlines() if x.startswith("Marisol: on the cost sheet")]
+    assert len(lines) == 1, feedback
+    return lines[0]
+
+
+def _dollars(line: str) -> list[float]:
+    return [float(x.replace(",", "")) for x in re.findall(r"\$([\d,]+)", line)]
+
+
+@pytest.mark.parametrize("variant", ["base", "sample:8142"])
+def test_trial_report_gives_the_day_as_found_next_to_the_shadow_cost(tmp_path, variant):
+    import shutil
+
+    from fdegym_env.grading.grade import apply_solution, run_trial
+
+    v = TASK.variant(variant)
+    found = tmp_path / "found"
+    shutil.copytree(world_snapshot(TASK, v), found)
+    ref = tmp_path / "ref"
+    shutil.copytree(found, ref)
+    apply_solution(TASK, "reference", ref, dict(v.params))
+    as_found = run_trial(TASK, v, found, 0, sandbox="none")
+    with_ref = run_trial(TASK, v, ref, 0, sandbox="none")
+    # the system as found, trialled: both figures are its own cost, so the emulation is the real v1
+    f_shadow, f_base = _dollars(_cost_line(as_found["feedback"]))
+    assert f_shadow == f_base
+    assert as_found["stats"]["cost"] == as_found["stats"]["cost_as_found"]
+    # the reference: its own cost, and the same day as found, which differs
+    line = _cost_line(with_ref["feedback"])
+    r_shadow, r_base = _dollars(line)
+    assert "as it runs in production today" in line
+    assert r_base == f_base and r_shadow < r_base, line

@@ -120,3 +120,29 @@ def test_trial_report_gives_the_day_as_found_next_to_the_shadow_cost(tmp_path, v
     r_shadow, r_base = _dollars(line)
     assert "as it runs in production today" in line
     assert r_base == f_base and r_shadow < r_base, line
+
+
+@pytest.mark.parametrize("variant", NAMED + ["sample:8142"])
+def test_wendells_floor_note_is_about_production_before_the_engagement(variant):
+    from fdegym_env.core.env import FDEGymEnv
+
+    v = TASK.variant(variant)
+    spec = TASK.people_spec(v)
+    note = next(m for m in spec["inbox"] if m["from"] == "wendell_pruitt")
+    start = datetime.fromisoformat(spec["clock"]["start"])
+    # it names its night, a date before the engagement started, and the system it is about
+    m = re.search(r"(Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day night \((\d{1,2}) Dec\)", note["text"])
+    assert m, note["text"]
+    night = datetime(start.year, 12, int(m.group(2)))
+    assert night.date() < start.date() and night.strftime("%A").startswith(m.group(1)), note["text"]
+    assert "production ONS" in note["text"] and "last night" not in note["text"]
+    # it says nothing the variant's staffing contradicts
+    if int(v.params["agents_night"]) == 0:
+        assert "night agents" not in note["text"], note["text"]
+    # and it is in the inbox from the start, so it cannot arrive with a trial report
+    assert float(note.get("after_hours", 0)) == 0
+    env = FDEGymEnv(task=TASK.path, variant=variant, sandbox="none")
+    env.reset(seed=0)
+    obs = env.step({"tool": "inbox"})[0]
+    env.close()
+    assert "Wednesday night (2 Dec)" in obs["text"], obs["text"]

@@ -18,6 +18,23 @@ def _clears_policy(t: dict) -> bool:
             and t["income"] >= POLICY["min_monthly_income"] and t["amount"] <= POLICY["max_amount"])
 
 
+def _appetite_line(bad: list[dict], se_bad: list[dict], truth: dict, params: dict) -> str:
+    """Credit risk's re-run: approvals outside the committee's appetite on the income the file would verify,
+    counted by the measure that puts each outside (DTI past the max, score under the floor, the rest)."""
+    cap, floor = float(params["appetite_dti"]), int(params["appetite_fico"])
+    ts = [truth[r["app"]["app_id"]] for r in bad]
+    n_dti = sum(t["dti"] > cap for t in ts)
+    n_fico = sum(t["dti"] <= cap and t["fico"] < floor for t in ts)
+    n_other = len(ts) - n_dti - n_fico
+    why = [f"{n_dti} with DTI over {cap:.0%} on the income the return would show" if n_dti else "",
+           f"{n_fico} under the {floor} floor" if n_fico else "",
+           f"{n_other} under the income floor or with a recent bankruptcy" if n_other else ""]
+    return (f"Anita's team re-ran affordability on the approvals against {params['policy_version']} "
+            f"({cap:.0%} max DTI, {floor} FICO floor): {len(bad)} would be outside appetite on our own numbers - "
+            + ", ".join(w for w in why if w)
+            + (f"; {len(se_bad)} of them self-employed." if se_bad else "."))
+
+
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     out = evaluation.evaluate_on(deploy, grader.evaluate, params, traffic)
     det = out["details"]
@@ -48,8 +65,7 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     bad = [r for r in rows if r["decision"] == "approve" and r["value"] < 0]
     se_bad = [r for r in bad if r["kind"].startswith("se") or r["kind"] == "other_se"]
     if bad:
-        lines.append(f"Anita's team re-ran affordability on the approvals: {len(bad)} would be outside appetite on "
-                     f"our own numbers" + (f", {len(se_bad)} of them self-employed." if se_bad else "."))
+        lines.append(_appetite_line(bad, se_bad, truth, params))
     rate = det["approved"] / max(1, det["applications"])
     lines.append(f"Tom: approval rate on the shadow day {rate:.0%}" + (" - that's more like it." if rate >= 0.5 else "."))
     return {"feedback": "\n".join(lines), "facts": sorted(set(facts)), "topics": [],

@@ -137,3 +137,33 @@ def test_the_trial_does_not_fault_the_reference_and_does_fault_the_system_as_fou
             env.close()
     assert "Underwriting:" not in said["reference"], said["reference"]
     assert "Underwriting:" in said["as_found"], said["as_found"]
+
+
+def test_the_appetite_remark_names_its_measure_and_catches_a_stale_dti_limit():
+    """Anita's trial remark says what 'outside appetite' is measured against (the committee's policy, its max DTI on
+    the income the return shows) and why each flagged approval is outside. The reference with the engine's old 43%
+    left in place under CC-2026-01 (38%) draws it with the DTI measure; the reference draws none."""
+    import json
+    import warnings
+    from fdegym_env import FDEGymEnv
+    from fdegym_env.grading.grade import apply_solution
+    said = {}
+    for solution in ("reference", "reference_dti43"):
+        env = FDEGymEnv(task="loan_prequal", sandbox="none", variant="sample:6048")
+        try:
+            env.reset(seed=1)
+            apply_solution(env.task, "reference", env.workspace, dict(env.variant.params))
+            if solution == "reference_dti43":
+                cfg = env.workspace / "system" / "config.json"
+                c = json.loads(cfg.read_text())
+                c["max_dti"] = 0.43
+                cfg.write_text(json.dumps(c))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                said[solution] = env.step({"tool": "trial"})[0]["text"]
+        finally:
+            env.close()
+    assert "Anita's team" not in said["reference"], said["reference"]
+    line = next(x for x in said["reference_dti43"].splitlines() if x.startswith("Anita's team"))
+    assert "CC-2026-01" in line and "38% max DTI" in line, line
+    assert re.search(r"\d+ with DTI over 38% on the income the return would show", line), line

@@ -94,3 +94,44 @@ def test_denise_answers_a_sent_diff_now_rather_than_promising_a_review_that_neve
     assert r.tags == ["compliance_review"], r.reply
     assert "OK to ship" in r.reply, r.reply
     assert not re.search(r"turn it round|get back to you|come back to you|in a day|take it from here", r.reply), r.reply
+
+
+@pytest.mark.parametrize("variant", ["base", "tight_appetite", "sample:6048"])
+def test_anita_explains_what_outside_appetite_measures(variant):
+    """The trial says Anita's team found approvals 'outside appetite on our own numbers': the owner of those numbers
+    says what the measure is (DTI on verified income past the committee's max, the score floor) and which policy."""
+    params = TASK.variant(variant).params
+    r = _people(variant).contact(
+        "anita_raghunathan", "After the shadow day your team reported that a few of the engine's approvals were "
+        "outside appetite. What was the yardstick there - debt-to-income, score, or expected loss - and on which "
+        "income?")
+    assert r.tags == ["outside_appetite"], r.reply
+    assert params["policy_version"] in r.reply, r.reply
+    assert f"{float(params['appetite_dti']):.0%}" in r.reply and "640" in r.reply, r.reply
+    assert ("still runs the old 43%" in r.reply) == (float(params["appetite_dti"]) < 0.43), r.reply
+
+
+def test_denise_answers_a_change_summary_asking_whether_she_objects():
+    """Her inbox asks for the diff before it ships; a summary of the change ending 'do you object?' reaches her
+    review verdict, not a referral to underwriting."""
+    r = _people("sample:6048").contact(
+        "denise_okafor", "Per your note, the change to prequal before it ships. 1) income.py parses free-text "
+        "amounts such as '$5,100' and '4.8k' instead of reading them as zero. 2) For OLA-2.0 self-employed applicants "
+        "the figure is taken as monthly rather than divided by 12. Thresholds, reason codes and identity fields are "
+        "untouched; every decline still carries its codes. Do you object to this being deployed?")
+    assert r.tags == ["compliance_review"], r.reply
+    assert "OK to ship" in r.reply and "no objection" in r.reply, r.reply
+
+
+@pytest.mark.parametrize("variant", ["base", "underwriter_knows", "sample:6048"])
+def test_ken_says_how_prequal_should_treat_stated_self_employed_income(variant):
+    """Ken reviews the manual files and the recons: asked whether prequal should haircut or average a stated
+    self-employed figure, he answers (the grader's true income is the stated figure on the form's period)."""
+    spec = TASK.people_spec(TASK.variant(variant))
+    p = People(spec, make_router("semantic", spec["people"]))
+    p.wait(30)
+    r = p.contact(
+        "ken_ostrowski", "Should the engine discount a self-employed applicant's stated income, or average it over "
+        "two years, or is the figure they give - turned into a monthly number - what you'd use for prequal?")
+    assert r.tags == ["prequal_se_rule"], r.reply
+    assert "No haircut" in r.reply and "period the form asked for" in r.reply, r.reply

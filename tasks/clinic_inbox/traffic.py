@@ -664,6 +664,10 @@ def shadow(params: dict, day: int) -> dict:
 
 # ---------------------------------------------------------------------------------------- dev data
 STAFF = ["AT", "NB", "JW", "MD", "LP", "HQ", "BR", "SA"]
+RECEPTION = ["AT", "JW", "MD", "LP", "BR", "SA"]           # who works the front desk's admin queue
+T_CODE = {"opening": "T01", "address": "T02", "repeat_howto": "T03", "fees": "T04", "registration": "T05"}
+T_SENT = {"opening": "sent opening times", "address": "sent change of details link", "repeat_howto": "sent NHS App repeats info",
+          "fees": "sent fees link", "registration": "sent registration link"}
 
 
 def _note(rng: random.Random, kind: str, q: str, t: dict, m: dict) -> str:
@@ -687,15 +691,16 @@ def _note(rng: random.Random, kind: str, q: str, t: dict, m: dict) -> str:
             return rng.choice([f"carer ordering {drug} - CD, to duty GP {who}", f"{drug} for relative, CD - GP"])
         return rng.choice([f"CD ({drug}) - fwd duty dr {who}", f"{drug} - GP to sign", f"CD to GP {who}", f"fwd GP - {drug}",
                            f"{drug}, 28d, GP auth needed"])
+    desk = who if who in RECEPTION else RECEPTION[STAFF.index(who) % len(RECEPTION)]   # the front desk answered it
     if kind == "rx":
         if t.get("host") == "proxy":
             return rng.choice([f"carer order - passed to pharm desk {who}", "daughter ordering for mum - to HQ",
                                f"proxy request, no items ticked - keyed in by {who}", "relative ordering - pharm desk pls"])
         if t.get("host") == "mixed":
-            t_code = {"opening": "T01", "address": "T02", "repeat_howto": "T03", "fees": "T04", "registration": "T05"}.get(t.get("faq"), "T02")
-            return rng.choice([f"sent {t_code} + repeat bit to pharm desk {who}", f"answered the {t.get('faq', 'admin')} q, passed the repeat on",
-                               f"2 things in 1 msg - {t_code} + rx to HQ ({who})", f"{t_code} sent; repeat request forwarded - {who}",
-                               f"{who}: {t_code} + keyed repeat in for desk"])
+            t_code = T_CODE.get(t.get("faq"), "T02")
+            return rng.choice([f"sent {t_code} + repeat bit to pharm desk {desk}", f"answered the {t.get('faq', 'admin')} q, passed the repeat on",
+                               f"2 things in 1 msg - {t_code} + rx to HQ ({desk})", f"{t_code} sent; repeat request forwarded - {desk}",
+                               f"{desk}: {t_code} + keyed repeat in for desk"])
         if q == "nurse_line":
             first = (m.get("items") or ["item"])[0].split(" ")[0].lower()
             return rng.choice(["repeat issued", "issued", f"issued {first} 28d", f"repeat issued, review due {rng.choice(['Apr', 'May', 'June'])}",
@@ -703,10 +708,13 @@ def _note(rng: random.Random, kind: str, q: str, t: dict, m: dict) -> str:
                                "", "issued x1", f"rejected - not on template, told pt ({who})"])
         return ""
     if kind in ("appointment", "results") and t.get("host") == "mixed":
-        return rng.choice([f"template sent + booked {who}", f"answered both q's {who}", f"sent template, {kind} bit passed on ({who})",
-                           f"{who} - 2 asks, both done"])
+        return rng.choice([f"template sent + booked {desk}", f"answered both q's {desk}", f"sent template, {kind} bit passed on ({desk})",
+                           f"{desk} - 2 asks, both done"])
     if kind == "faq":
-        return rng.choice(["sent template", "sent opening times", "replied", "sent link", "", "", f"T0{rng.randint(1, 5)} {who}",
+        # the template code and what was sent match the question asked; the desk sends templates, not the
+        # pharmacist or the nurses (the draw is kept as it was so the rest of the export does not move)
+        rng.randint(1, 5)
+        return rng.choice(["sent template", T_SENT[t["faq"]], "replied", "sent link", "", "", f"{T_CODE[t['faq']]} {desk}",
                            "pasted template", "done"])
     return rng.choice(["", "", "", "done", f"actioned {who}", "replied", f"{who}"])
 

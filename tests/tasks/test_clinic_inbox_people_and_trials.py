@@ -5,6 +5,10 @@
   desk's daily number is never "I can't think who would".
 - Dr Okafor signs off the approved templates going out automatically to purely admin messages and
   says what a purely admin message gets while the practice is closed (both); Kerry says the same.
+- Kerry owns the out-of-hours wording and answers which reply a purely admin message gets while the
+  practice is closed (template, then the safety-netting wording, in one reply); Dr Okafor says the same
+  when it is asked inside her sign-off; the templates doc and the out-of-hours policy both say it.
+- Hamza's controlled-drug list, held back for a day, arrives in the inbox: no second paid contact.
 - A trial day is a day of the shadow portal and takes a day of customer time: trial day n is the
   portal day 2 March + (n - 1), named in the report, and the clock after it is past that day.
 """
@@ -99,6 +103,63 @@ def test_kerry_says_the_safety_netting_goes_with_a_template_out_of_hours():
                                    "the out-of-hours reply, or both?")
     assert r.tags == ["ooh_reply"], r.reply
     assert "never the template on its own" in r.reply
+
+
+CLOSED_ADMIN_QUESTIONS = [
+    "Before you go on leave: a patient asks how to register their baby at 10pm on a Sunday. The bot would answer "
+    "with the registration template (HMP-T05) - but we can only put one reply on a message. Does it get the "
+    "template, your safety-netting text, or both, and in which order?",
+    "Thanks for the rota. One thing the documents disagree on: the templates doc says its texts are the only ones "
+    "that may go out unread, your policy says every message while we're closed gets the safety-netting reply. For "
+    "a change-of-address message on a Saturday, which wins?",
+    "If the bot has already answered an overnight admin-only message with one of the HMP templates, does it still "
+    "need the out-of-hours wording?",
+]
+
+
+@pytest.mark.parametrize("variant", ["base", "ooh_text_2026", "sample:6620"])
+@pytest.mark.parametrize("question", CLOSED_ADMIN_QUESTIONS)
+def test_kerry_answers_what_a_closed_admin_message_gets(variant, question):
+    p = _people(variant)
+    r = p.contact("kerry_ashdown", question)
+    assert r.tags == ["ooh_reply"], r.reply
+    assert "One reply: the template first, then the safety-netting wording" in r.reply
+    assert DEFAULT_NO_ONE not in r.reply and "don't have that detail" not in r.reply
+
+
+def test_funmi_answers_the_closed_admin_question_inside_her_sign_off():
+    p = _people("base")
+    r = p.contact("dr_funmi_okafor", SIGN_OFF_ASK + " Templates go only to single-ask admin messages. And while "
+                                                   "we're closed, does such a message get its template, the "
+                                                   "out-of-hours reply, or both?")
+    assert "triage_decisions" in r.tags, r.reply
+    assert "When we're closed, that admin message gets its template with Kerry's safety-netting wording" in r.reply
+
+
+@pytest.mark.parametrize("variant", ["base", "ooh_text_2026"])
+def test_the_documents_say_a_template_out_of_hours_carries_the_safety_netting(variant):
+    from fdegym_env.core.workspace import world_snapshot
+    world = world_snapshot(TASK, TASK.variant(variant))
+    templates = (world / "docs/templates/auto_reply_templates.md").read_text()
+    ooh = (world / "docs/policies/ooh_safety_netting.md").read_text()
+    assert "never the template on its own" in " ".join(templates.split())
+    assert "the template comes first and this wording follows it in the same reply" in " ".join(ooh.split())
+
+
+@pytest.mark.parametrize("variant", ["base", "cd_sched4", "sample:6620", "sample:5"])
+def test_hamzas_cd_list_arrives_in_the_inbox_without_asking_again(variant):
+    p = _people(variant)
+    r = p.contact("hamza_qureshi", "Which repeat items can't the pharmacy desk issue under protocol and must go "
+                                   "to a GP - which schedules of controlled drugs?")
+    assert r.tags == ["cd_rule:stalled"], r.reply
+    assert "ask me again" not in r.reply.lower()
+    assert "m5" not in {m["id"] for m in p.read_inbox()}
+    p.wait(21)
+    sent = {m["id"]: m for m in p.read_inbox()}
+    assert "m5" in sent and sent["m5"]["from"] == "hamza_qureshi"
+    assert TASK.variant(variant).params["cd_answer_hamza"] in sent["m5"]["text"]
+    assert "F_cd_rule" in p.known
+    assert [e["to"] for e in p.ledger if e["to"] == "hamza_qureshi"] == ["hamza_qureshi"]   # one paid contact
 
 
 # ----------------------------------------------------------------------------------------- trial clock

@@ -33,23 +33,23 @@ def prose(p: dict) -> dict:
     out = {"mct_text": f"Dublin MCT: T2 to T2 {t2} min, T1 to T1 {t1}, between T1 and T2 {x}; onto a US flight "
                        f"(preclearance) {us} from a T2 arrival and {us1} from T1",
            "recap_mct": f"T2-T2 {t2}, T1-T1 {t1}, T1<->T2 {x}, onto a US flight {us} from T2 and {us1} from T1."}
-    pier = "it changed on 2 February with the Pier 1 works, they're bussed airside now: " if x != BASE["mct_cross"] else ""
+    pier = "it changed on 2 February with the Pier 1 works, they're bussed airside both ways now: " if x != BASE["mct_cross"] else ""
     if us != BASE["mct_us_t2"]:
-        out["say_mct_occ"] = (f"DUB MCTs off my wall chart: {pier}T2 to T2 {t2}, T1 to T1 {t1}, T1 to T2 {x}, onto a US "
+        out["say_mct_occ"] = (f"DUB MCTs off my wall chart: {pier}T2 to T2 {t2}, T1 to T1 {t1}, T1 to T2 or T2 to T1 {x}, onto a US "
                               f"flight {BASE['mct_us_t2']} from T2, {BASE['mct_us_t2'] + 20} from T1. Niamh's team files "
                               "them, if anything's moved she'd know before me.")
         out["say_mct_station"] = (f"Careful with the US ones - CBP cut the preclearance lanes from 9 February and we "
                                   f"had to file new MCTs: onto a US flight it's {us} off a T2 arrival and {us1} off T1. "
                                   f"OCC's wall chart still says {BASE['mct_us_t2']}; I've told them. The rest: T2 to T2 "
-                                  f"{t2}, T1 to T1 {t1}, T1 to T2 {x}.")
+                                  f"{t2}, T1 to T1 {t1}, T1 to T2 or T2 to T1 {x}.")
     else:
-        out["say_mct_occ"] = (f"Current DUB MCTs - {pier}T2 to T2 {t2}, T1 to T1 {t1}, T1 to T2 {x}. Onto a US departure "
+        out["say_mct_occ"] = (f"Current DUB MCTs - {pier}T2 to T2 {t2}, T1 to T1 {t1}, T1 to T2 or T2 to T1 {x}. Onto a US departure "
                               f"it's {us} from a T2 arrival - preclearance - and {us1} off an ATR in T1. The 40 in the "
                               "tool is from before preclearance moved.")
         out["say_mct_station"] = (f"On the ground here: T2 to T2 {t2}, T1 to T1 {t1}, T1 to T2 or back {x}. Into "
                                   f"preclearance for a US flight it's {us} off a T2 arrival, {us1} off T1. Those are the "
                                   "numbers we file with the MCT database.")
-    for name, keys in (("ypta_as_umnr" if p["ypta_as_umnr"] else "base", ("say_ypta", "recap_ypta", "ypta_text")),
+    for name, keys in (("ypta_as_umnr" if p["ypta_as_umnr"] else "base", ("say_ypta", "recap_ypta", "ypta_text", "um_doc_status", "say_um_rev")),
                        ("own_metal_us" if not p["eu261_exempt"] else "base",
                         ("say_eu261_scope", "recap_eu261_scope", "say_us_ops", "recap_us_ops", "eu261_scope_text"))):
         src = ctx.own(name)

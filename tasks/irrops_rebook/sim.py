@@ -216,12 +216,29 @@ SURNAMES = ["MURPHY", "KELLY", "OSULLIVAN", "WALSH", "BYRNE", "RYAN", "OCONNOR",
             "FITZGERALD", "HEALY", "BRENNAN", "QUINN", "LYNCH", "COSTELLO", "DALY", "SULLIVAN", "CHEN", "LOPEZ"]
 GIVEN = ["SEAN", "AOIFE", "CIARA", "LIAM", "EMMA", "JACK", "SOPHIE", "NIAMH", "CONOR", "MARIE", "PIERRE", "LUCIA",
          "MARCO", "ANNA", "JAN", "KATARZYNA", "DAVID", "SARAH", "JAMES", "GRACE", "OISIN", "ROISIN", "TOM", "ELLA"]
+MALE = {"SEAN", "LIAM", "JACK", "CONOR", "PIERRE", "MARCO", "JAN", "DAVID", "JAMES", "OISIN", "TOM"}
 MEALS = ["VGML", "KSML", "GFML", "MOML", "DBML", "CHML", "AVML"]
 PNR_CHARS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 # where connecting passengers go, by the region they come from
 ONWARD = {"US": ["LHR", "LHR", "LGW", "CDG", "ORY", "AMS", "FRA", "MAD", "BCN", "FCO", "MAN", "EDI", "BHX", "GLA"],
           "EU": ["BOS", "JFK", "BOS", "JFK", "LHR", "LGW", "MAN", "EDI", "GLA", "BHX", "LHR"],
           "UK": ["BOS", "JFK", "JFK", "CDG", "ORY", "AMS", "FRA", "MAD", "BCN", "FCO", "LHR"]}
+
+
+def title_for(rng: random.Random, given: str, ptc: str, minor_alone: bool) -> str:
+    """The name title as the PNR carries it, agreeing with the given name: MSTR/MISS for a child and
+    for a young passenger travelling alone (YPTA, 12-15, booked on an adult fare), MR, MS, MRS or DR
+    for an adult. One draw per passenger either way, so the rest of the traffic does not move."""
+    male = given in MALE
+    if ptc == "CHD":
+        rng.random()
+        return "MSTR" if male else "MISS"
+    t = rng.choice(["MR", "MS", "MRS", "DR"])
+    if minor_alone:
+        return "MSTR" if male else "MISS"
+    if male and t in ("MS", "MRS"):
+        return "MR"
+    return "MS" if not male and t == "MR" else t
 
 
 def pnr_code(rng: random.Random) -> str:
@@ -274,7 +291,7 @@ def passengers(rng: random.Random, params: dict, by_from: dict, cnl: dict, start
             if rng.random() < float(shares.get("prm", 0.06)):
                 ssr.append(rng.choice(["WCHR", "WCHR", "WCHR", "WCHS", "WCHC", "BLND", "DEAF", "DPNA"]))
             given = rng.choice(GIVEN)
-            title = "MSTR" if ptc == "CHD" and rng.random() < 0.5 else ("MISS" if ptc == "CHD" else rng.choice(["MR", "MS", "MRS", "DR"]))
+            title = title_for(rng, given, ptc, kind == "ypta")
             out.append({"pax_id": f"P{pid:05d}", "pnr": pnr, "name": f"{surname}/{given} {title}", "ptc": ptc,
                         "ssr": ssr, "tier": tier if k == 0 else None,
                         "segments": [{k2: s[k2] for k2 in ("key", "flight", "from", "to", "std", "sta")} for s in segs],

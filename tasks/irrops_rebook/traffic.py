@@ -22,11 +22,18 @@ DEV_DAYS = [("2026-01-12", [("CDG", 0), ("CDG", 1), ("EDI", 1)], "IRR-20260112-C
 HELD_OUT_DAYS = [("2026-03-10", [("CDG", 0), ("MAN", 0), ("AMS", 1), ("BCN", 0), ("JFK", 0), ("GLA", 0)]),
                  ("2026-03-12", [("EDI", 0), ("LHR", 1), ("FRA", 0), ("BOS", 0), ("MAD", 1), ("BHX", 0)])]
 SHADOW_PICKS = [[("LHR", 0), ("BHX", 0)], [("AMS", 0), ("GLA", 1)], [("CDG", 1), ("JFK", 1)]]
+UMNR_DEV = 0.08
 AGENTS = ["MZ", "KOD", "SFL", "PB", "JMcG", "RT", "AN"]
 
 
 def _shares(params: dict) -> dict:
     return {"connect": 0.55, "coterm": float(params["coterm_share"]), "umnr": 0.03, "ypta": 0.03}
+
+
+def _dev_shares(params: dict) -> dict:
+    """The three past days: January and February half-term travel, so more children flying alone
+    than on an average day (each of the three plans has some UMNR and YPTA bookings to look at)."""
+    return dict(_shares(params), umnr=UMNR_DEV)
 
 
 def held_out(params: dict, seed: int) -> dict:
@@ -137,7 +144,7 @@ def dev(params: dict, out: Path) -> None:
     (out / "logs").mkdir(parents=True, exist_ok=True)
     log_lines, desk_rows = [], []
     for n, (day, picks, pid) in enumerate(DEV_DAYS):
-        plan = sim.plan(rng, hist, day, picks, pid, float(params["tight"]), _shares(params), 10001 + 4000 * n)
+        plan = sim.plan(rng, hist, day, picks, pid, float(params["tight"]), _dev_shares(params), 10001 + 4000 * n)
         (out / "data" / "plans" / f"{pid}.json").write_text(json.dumps(plan, indent=1) + "\n", encoding="utf-8")
         res = eng.reaccommodate(json.loads(json.dumps(plan)))
         got = {d["pax_id"]: d for d in res["decisions"]}

@@ -9,6 +9,24 @@ from fdegym_env.tasklib import evaluation
 from . import grader
 
 
+def _minors_line(traffic: dict, incs: list[str]) -> str:
+    """Marek's report of the children travelling alone the tool moved itself, as the desk would name
+    them: how many, and the first bookings by PNR, name and SSR (the grader's incident lines carry
+    ``<pax_id> (<ssr>)``)."""
+    pax = {p["pax_id"]: p for plan in traffic["plans"] for p in plan["passengers"]}
+    named = []
+    for i in incs:
+        pid, ssr = i.split(": ", 1)[1].split(" (", 1)
+        p = pax.get(pid)
+        named.append(f"{p['pnr']} {p['name']} ({ssr.split(')', 1)[0]}, off {p['segments'][0]['flight']} "
+                     f"{p['segments'][0]['from']})" if p else f"{pid} ({ssr.split(')', 1)[0]})")
+    n = len(named)
+    who = "a minor travelling alone" if n == 1 else f"{n} minors travelling alone"
+    eg = (": " if n == 1 else ", e.g. ") + "; ".join(named[:3])
+    return (f"Marek (recovery desk): the tool moved {who} onto a new flight by itself{eg} - no escort booked, "
+            "nobody from the desk rang the parent or the collecting adult. That cannot happen in production.")
+
+
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     out = evaluation.evaluate_on(deploy, grader.evaluate, params, traffic)
     d, inc = out["details"], out["incidents"]
@@ -26,8 +44,7 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
                      "again. Whoever set the connection times hasn't stood at the transfer desk.")
         topics.append("mct")
     if "umnr_auto_rebooked" in kinds:
-        lines.append("Marek (recovery desk): the tool moved a minor travelling alone onto a new flight by itself - "
-                     "no escort booked, nobody rang the collecting adult. That cannot happen in production.")
+        lines.append(_minors_line(traffic, [i for i in inc if i.startswith("umnr_auto_rebooked")]))
         facts.append("F_umnr")
     if "stranded_overnight" in kinds:
         lines.append(f"Aoife (Customer Relations): {d['stranded']} passengers would have been put on tomorrow's flight "

@@ -13,6 +13,8 @@ words and consistent with the grader; trial reports that agree with the customer
 from __future__ import annotations
 
 
+import re
+
 import pytest
 import yaml
 
@@ -76,3 +78,148 @@ def test_a_trial_day_takes_a_customer_day_and_names_no_day_the_clock_has_not_rea
             text, after = trial_on_the_clock(env, "Shadow run")
     finally:
         env.close()
+
+
+# --- second playtest round: the YPTA rule had no findable source, Conor had nothing on re-sent plans,
+# Niamh never said T2 to T1, Conor's note pointed only at OCC's chart, the historical plans had no UMNR
+# and YPTA passengers carried adult titles.
+
+SIM = TASK.module("sim")
+HISTORY_VARIANTS = ["base", "ypta_as_umnr", "t1_regional"]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_aoife_says_which_um_procedure_is_current_and_what_it_says_about_ypta(variant):
+    params = TASK.variant(variant).params
+    r = ask(variant, "aoife_brennan",
+            "The UM procedure in docs is Rev 2 from 2024. Is that still the one in force, and can the tool "
+            "rebook a YPTA passenger travelling on their own?")
+    assert r.tags == ["um_procedure"], (r.tags, r.reply)
+    assert params["say_um_rev"] in r.reply
+    assert ("Rev 3" in r.reply) == bool(params["ypta_as_umnr"])
+    assert ("exactly as an UMNR" in r.reply) == bool(params["ypta_as_umnr"])
+
+
+@pytest.mark.parametrize("variant", ["base", "ypta_as_umnr", "sample:2"])
+def test_marek_answers_a_plain_question_about_ypta(variant):
+    params = TASK.variant(variant).params
+    r = ask(variant, "marek_zielinski", "Should the tool treat a 13-year-old flying alone on a YPTA like any "
+                                        "other passenger when their flight is cancelled?")
+    assert r.tags == ["minors"], (r.tags, r.reply)
+    assert params["say_ypta"] in r.reply
+
+
+@pytest.mark.parametrize("variant", NAMED + ["sample:2719"])
+def test_the_um_procedure_in_the_workspace_says_when_it_is_superseded(variant):
+    from fdegym_env.core.workspace import world_snapshot
+    params = TASK.variant(variant).params
+    doc = (world_snapshot(TASK, TASK.variant(variant)) / "docs" / "um_procedure.md").read_text(encoding="utf-8")
+    assert "{{" not in doc and "Rev 2" in doc
+    assert ("SUPERSEDED" in doc and "Rev 3" in doc and "A. Brennan" in doc) == bool(params["ypta_as_umnr"])
+
+
+@pytest.mark.parametrize("variant", ["base", "sample:2719"])
+def test_conor_says_what_a_revised_plan_carries(variant):
+    r = ask(variant, "conor_hegarty",
+            "If OCC cancels a second flight later in the day and the console calls reaccommodate again with the "
+            "revised plan, are the passengers of the first cancelled flight listed again, and does booked in the "
+            "schedule already include the seats our earlier rebookings took?")
+    assert r.tags == ["revised_plans"], (r.tags, r.reply)
+    assert "not listed again" in r.reply and "booked" in r.reply and "no state" in r.reply
+
+
+def test_a_day_is_one_call_with_a_self_contained_plan():
+    """What Conor says matches the grader: one entry-point call per disruption day, every passenger of
+    the day's cancelled flights in it, and seats counted from cap - booked of that plan's snapshot."""
+    from fdegym_env.grading.grade import held_out_traffic
+    tr = held_out_traffic(TASK, TASK.variant("base"))
+    days = [p["cancelled"][0]["std"][:10] for p in tr["plans"]]
+    assert len(days) == len(set(days))
+    for plan in tr["plans"]:
+        keys = {c["key"] for c in plan["cancelled"]}
+        assert {p["disrupted"] for p in plan["passengers"]} == keys
+
+
+@pytest.mark.parametrize("variant", ["base", "t1_regional", "preclear_cut", "t2_stand_works", "sample:2719",
+                                     "sample:0", "sample:1"])
+def test_niamh_gives_the_t2_to_t1_connection_time(variant):
+    params = TASK.variant(variant).params
+    r = ask(variant, "niamh_costigan",
+            "SK 511 from LHR arrives in T2 and the passenger connects onto SK 3232 to Manchester out of T1. "
+            "What MCT does the station file for T2 to T1?")
+    assert r.tags == ["mct_station"], (r.tags, r.reply)
+    # the grader uses mct_cross for both directions between the terminals: she must say so
+    assert SIM.mct(params, "T2", "T1", "UK") == SIM.mct(params, "T1", "T2", "UK") == params["mct_cross"]
+    x = params["mct_cross"]
+    assert re.search(rf"(T2 to T1|or back)( is)? {x}\b", r.reply), r.reply
+
+
+@pytest.mark.parametrize("variant", ["base", "preclear_cut", "sample:2719"])
+def test_tadhg_says_the_cross_terminal_time_holds_both_ways(variant):
+    r = ask(variant, "tadhg_obriain", "What are the minimum connection times at Dublin by terminal pair, "
+                                      "including T2 arrivals connecting onto the ATRs in T1?")
+    assert r.tags == ["mct_occ"], (r.tags, r.reply)
+    assert "either" in r.reply or "T2 to T1" in r.reply, r.reply
+
+
+@pytest.mark.parametrize("variant", ["base", "preclear_cut", "sample:2719"])
+def test_conors_note_points_at_whoever_holds_the_filed_times(variant):
+    spec = TASK.people_spec(TASK.variant(variant))
+    note = next(m for m in spec["inbox"] if m["id"] == "m3_conor")["text"]
+    ids = {p["id"] for p in spec["people"]}
+    assert {"tadhg_obriain", "niamh_costigan"} <= ids
+    assert "Tadhg" in note and "Niamh" in note and "station" in note
+
+
+def test_titles_agree_with_the_passenger():
+    import random
+    rng = random.Random(3)
+    for _ in range(400):
+        given = rng.choice(SIM.GIVEN)
+        male = given in SIM.MALE
+        assert SIM.title_for(rng, given, "ADT", True) == ("MSTR" if male else "MISS")
+        assert SIM.title_for(rng, given, "CHD", False) == ("MSTR" if male else "MISS")
+        t = SIM.title_for(rng, given, "ADT", False)
+        assert t in (("MR", "DR") if male else ("MS", "MRS", "DR"))
+
+
+@pytest.mark.parametrize("variant", HISTORY_VARIANTS)
+def test_historical_plans_carry_minors_with_child_titles(variant):
+    import json
+    from fdegym_env.core.workspace import world_snapshot
+    w = world_snapshot(TASK, TASK.variant(variant))
+    for f in sorted((w / "data" / "plans").glob("*.json")):
+        pax = json.loads(f.read_text(encoding="utf-8"))["passengers"]
+        umnr = [p for p in pax if any(s.startswith("UMNR") for s in p["ssr"])]
+        ypta = [p for p in pax if any(s.startswith("YPTA") for s in p["ssr"])]
+        assert umnr and ypta, f.name
+        for p in umnr + ypta:
+            given, title = p["name"].split("/", 1)[1].rsplit(" ", 1)
+            assert title == ("MSTR" if given in SIM.MALE else "MISS"), p["name"]
+    import csv
+    notes = " ".join(r["notes"].lower() for r in csv.DictReader((w / "data" / "desk_log.csv").open(encoding="utf-8")))
+    assert "escort" in notes
+
+
+def test_trial_names_the_minor_the_tool_moved():
+    """Marek's shadow-day report names the booking and the SSR of the child the tool moved itself (the
+    parked 'all' scope with the SSR rule off, the YPTA-as-UMNR procedure in force)."""
+    import json
+    import re
+    env = FDEGymEnv(task="irrops_rebook", sandbox="none", variant="ypta_as_umnr")
+    try:
+        env.reset(seed=1)
+        rules = env.workspace / "system" / "reaccom" / "rules.json"
+        r = json.loads(rules.read_text(encoding="utf-8"))
+        rules.write_text(json.dumps(dict(r, auto_scope="all", desk_if_any_ssr=False)), encoding="utf-8")
+        lines = []
+        for _ in range(3):
+            obs = env.step({"tool": "trial"})[0]
+            lines += [x for x in obs["text"].splitlines() if x.startswith("Marek (recovery desk): the tool moved")]
+    finally:
+        env.close()
+    assert lines, "no minor moved on any shadow day"
+    for line in lines:
+        # a count (or "a minor"), a PNR, the name with a child's title and the SSR
+        assert re.search(r"moved (a minor|\d+ minors) travelling alone", line), line
+        assert re.search(r"[A-Z2-9]{6} [A-Z]+/[A-Z]+ (MSTR|MISS) \((UMNR \d\d|YPTA 1[2-5]), off SK \d+", line), line

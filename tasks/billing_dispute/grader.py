@@ -240,10 +240,12 @@ def evaluate(decide, params: dict, traffic) -> dict:
         rng.shuffle(batch)
         payload = []
         for i, (p, key, claim) in enumerate(batch):
-            payload.append(dict(p, dispute_id=f"DSP-{per.replace('-', '')}-{i + 1:03d}{'ABCDEFGHJK'[rng.randint(0, 9)]}",
-                                ticket=f"ZD-{52000 + 300 * k + rng.randint(0, 299)}",
-                                opened_at=f"{cyc['as_of']}T{rng.randint(6, 20):02d}:{rng.randint(0, 59):02d}:00-05:00",
-                                claimed_usd=T.fmt_claim(claim, rng)))
+            q = dict(p, dispute_id=f"DSP-{per.replace('-', '')}-{i + 1:03d}{'ABCDEFGHJK'[rng.randint(0, 9)]}",
+                     ticket=f"ZD-{52000 + 300 * k + rng.randint(0, 299)}",
+                     opened_at=f"{cyc['as_of']}T{rng.randint(6, 20):02d}:{rng.randint(0, 59):02d}:00-05:00",
+                     claimed_usd=T.fmt_claim(claim, rng))
+            q["customer_note"] = T.sent_before(q["customer_note"], q["opened_at"])
+            payload.append(q)
         decisions = handle({"as_of": cyc["as_of"], "approval_queue": "AR-REVIEW", "disputes": payload}).decisions
 
         queue_used = 0

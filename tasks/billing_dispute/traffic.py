@@ -601,7 +601,7 @@ def _body(kind: str, rng: random.Random, k: dict) -> list[str]:
             [f"Per order form {cid} our {plan} fee is fixed until {until}.", f"{inv} bills {billed}, which is your list price, not ours."],
             [f"Price protection (clause 4.2 of {cid}) has been ignored on {inv}.", "Please credit the difference to the contracted fee."],
             [f"We have a price hold until {until} and you billed {billed} on {inv}."],
-            [f"{mon} invoice again at list price.", f"Our contract ({cid}) locks the {plan} subscription - this is the {rng.choice(['second', 'third', '3rd', '2nd'])} month running."],
+            _lock_running(mon, cid, plan, k.get("period"), rng.choice(['second', 'third', '3rd', '2nd'])),
             [f"contracted rate not honoured on {inv} - see our OF"],
             [f"The November price increase should not apply to us, our order form protects the {plan} fee until {until}.", f"{billed} is wrong."],
             [f"Our procurement team flagged {inv}: the {plan} line does not match the fee in our signed order form."],
@@ -664,6 +664,61 @@ def _body(kind: str, rng: random.Random, k: dict) -> list[str]:
             [f"Last time you credited this without any fuss, same issue on {inv}."],
         ])
     return [f"Please review {inv}."]
+
+
+_NTH = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"]
+
+
+def _lock_running(mon: str, cid: str, plan: str, period: str | None, style: str) -> list[str]:
+    """A locked customer billed at list price: 4.0.0 (28 Oct) stopped reading the lock, so the
+    October invoice was the first at list price and each later one adds a month to the run.
+    `style` is the draw that once picked the ordinal; it now only picks words or digits."""
+    run = 1
+    if period:
+        run = max(1, (int(period[:4]) - 2025) * 12 + int(period[5:7]) - 10 + 1)
+    if run == 1:
+        return [f"{mon} invoice came in at list price.",
+                f"Our contract ({cid}) locks the {plan} subscription - please bill the contracted fee."]
+    nth = _ord(run) if style[0].isdigit() or run > len(_NTH) else _NTH[run - 1]
+    return [f"{mon} invoice again at list price.", f"Our contract ({cid}) locks the {plan} subscription - this is the {nth} month running."]
+
+
+_SENT_FORMS = [
+    (re.compile(r"^Sent: (\d{1,2}) ([A-Z][a-z]{2}) (\d{4})$", re.M), "dmy"),
+    (re.compile(r"^Sent: [A-Z][a-z]{2}, ([A-Z][a-z]{2}) (\d{1,2}), (\d{4}) (\d{1,2}:\d{2})$", re.M), "wmdy"),
+    (re.compile(r"^Sent: (\d{4})-(\d{2})-(\d{2})$", re.M), "iso"),
+]
+
+
+def sent_before(note: str, opened_at: str) -> str:
+    """A forwarded email's "Sent:" date moved to before the ticket was opened (a day or two before,
+    in the ticket's local date) when the note drew one on or after it. Deterministic: no rng draw, so
+    the rest of the traffic does not move."""
+    import datetime as _dt
+    opened = _dt.date.fromisoformat(opened_at[:10])
+    for rx, form in _SENT_FORMS:
+        m = rx.search(note)
+        if not m:
+            continue
+        g = m.groups()
+        if form == "dmy":
+            sent = _dt.date(int(g[2]), _MON3.index(g[1]) + 1, int(g[0]))
+        elif form == "wmdy":
+            sent = _dt.date(int(g[2]), _MON3.index(g[0]) + 1, int(g[1]))
+        else:
+            sent = _dt.date(int(g[0]), int(g[1]), int(g[2]))
+        if sent < opened:
+            return note
+        new = opened - _dt.timedelta(days=1 + sent.day % 2)
+        if form == "dmy":
+            line = f"Sent: {new.day} {_MON3[new.month - 1]} {new.year}"
+        elif form == "wmdy":
+            wd = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][new.weekday()]
+            line = f"Sent: {wd}, {_MON3[new.month - 1]} {new.day}, {new.year} {g[3]}"
+        else:
+            line = f"Sent: {new.isoformat()}"
+        return note[:m.start()] + line + note[m.end():]
+    return note
 
 
 def customer_note(kind: str, rng: random.Random, **k) -> str:
@@ -896,7 +951,7 @@ def _dispute_rows(cycle: dict, issued: dict, params: dict, rng: random.Random, s
         out.append({"ticket": f"ZD-{start + i}", "opened_at": opened, "account_id": aid,
                     "account_name": acc_by[aid]["name"], "invoice_no": issued[aid]["invoice_no"],
                     "reason_code": code, "claimed_usd": fmt_claim(claim, rng), "status": status,
-                    "customer_note": note})
+                    "customer_note": sent_before(note, opened)})
     return out
 
 
@@ -915,11 +970,13 @@ def _reopened(disputes: list[dict], kept: dict, params: dict, xr: random.Random)
         r["status"] = "resolved_credit"
         acc = next(a for a in dec_cyc["accounts"] if a["account_id"] == r["account_id"])
         day = int(cm["posted_on"][8:10]) + xr.randint(3, 8)
-        disputes.append(dict(r, ticket=f"ZD-{41400 + xr.randint(0, 99)}",
-                             opened_at=f"2026-01-{min(day, 31):02d}T{xr.randint(8, 18):02d}:{xr.randint(0, 59):02d}:00{acc['timezone']}",
-                             status="open", claimed_usd=fmt_claim(round(over - amt, 2), xr),
-                             customer_note=customer_note("prior_credit", xr, invoice_no=r["invoice_no"], period="2025-12",
-                                                         cm=cm["credit_note_no"], domain=_domain(acc["name"]))))
+        row = dict(r, ticket=f"ZD-{41400 + xr.randint(0, 99)}",
+                   opened_at=f"2026-01-{min(day, 31):02d}T{xr.randint(8, 18):02d}:{xr.randint(0, 59):02d}:00{acc['timezone']}",
+                   status="open", claimed_usd=fmt_claim(round(over - amt, 2), xr),
+                   customer_note=customer_note("prior_credit", xr, invoice_no=r["invoice_no"], period="2025-12",
+                                               cm=cm["credit_note_no"], domain=_domain(acc["name"])))
+        row["customer_note"] = sent_before(row["customer_note"], row["opened_at"])
+        disputes.append(row)
     return out
 
 

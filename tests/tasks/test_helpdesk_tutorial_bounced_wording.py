@@ -1,0 +1,67 @@
+"""helpdesk_tutorial: Priya's own inbox message says a handheld ticket bounced off R20-login. Asked what that
+ticket said, or what wording her analysts see on RT7 tickets, she answers herself (she leads L1 and keeps the
+rules) instead of referring the engineer elsewhere; the wording she quotes is one R20-login really catches and
+fits the variant (kiosk tickets carry the category, phoned and emailed ones name the kit)."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from fdegym_env.core.registry import load_task
+from fdegym_env.people import People, make_router
+
+TASK = load_task("helpdesk_tutorial")
+VARIANTS = sorted(TASK.variants) + ["sample:2954", "sample:17", "sample:9059", "sample:123"]
+ASKS = [
+    "Priya, about the RT7 one that bounced - what did the subject and description on that ticket actually say?",
+    "Could you paste me the text of the handheld ticket Sandeep reassigned? I want to see why R20 took it.",
+    "What wording do your L1 analysts typically see on RT7 tickets - what words should tell them it's a handheld?",
+    "Which phrases on depot device tickets would a keyword rule miss, from what your team sees?",
+]
+
+
+def _people(variant):
+    spec = TASK.people_spec(TASK.variant(variant))
+    return People(spec, make_router("semantic", spec["people"]))
+
+
+def _r20():
+    cfg = json.loads((Path(TASK.path) / "world" / "system" / "config.json").read_text())
+    return next(r for r in cfg["rules"] if r["id"] == "R20-login")
+
+
+@pytest.mark.parametrize("ask", ASKS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_priya_quotes_the_bounced_ticket_and_the_desk_wording(variant, ask):
+    params = TASK.variant(variant).params
+    ppl = _people(variant)
+    ppl.contact("moira_quinlan", "Hello")  # any earlier traffic must not matter
+    r = ppl.contact("priya_nair", ask)
+    assert "bounced_handhelds" in r.tags, (r.tags, r.reply)
+    assert not any(t.startswith("refer:") or t == "dont_know" for t in r.tags), r.tags
+    assert "Subject '" in r.reply and "body '" in r.reply
+    for alias in ("HHT", "RF gun", "0x2F", "copiers"):
+        assert alias in r.reply
+    assert ("Device/Handheld" in r.reply) == (params["match_on"] == "category")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_quoted_ticket_is_one_r20_login_catches(variant):
+    text = TASK.variant(variant).params["say_bounced_ticket"]
+    subj = re.search(r"Subject '([^']*)'", text)[1]
+    body = re.search(r"body '([^']*)'", text)[1]
+    r20 = _r20()
+    words = (subj + " " + body).lower()
+    assert any(m in words for m in r20["match"]), (subj, body)
+    assert not any(w in words for w in ("rt7", "scan gun")), "R15's parked words would not have bounced"
+
+
+def test_priya_offers_the_detail_in_her_message_and_it_arrives_in_working_hours():
+    spec = TASK.people_spec(TASK.variant("base"))
+    m2 = next(m for m in spec["inbox"] if m["id"] == "m2_bounce")
+    assert "what it said" in m2["text"]
+    start = 9  # the clock starts Mon 09:00; the desk works 08:00-18:00
+    assert 8 <= (start + m2["after_hours"]) % 24 < 18

@@ -69,7 +69,7 @@ def test_play_through_a_terminal_to_a_graded_result(tmp_path):
         child.expect_exact("[y/N]")
         child.sendline("y")
         child.expect("== result ==")
-        child.expect(r"Result: score 0\.\d+ \(uplift 1\.000, contact cost 0\.0[1-9]\d* \(people\)\), resolved: yes")
+        child.expect(r"Result: score 0\.\d+ \(uplift 1\.000, contact cost 0\.0[1-9]\d* \(people 0\.0[1-9]\d*, waiting 0\.0[1-9]\d*\)\), resolved: yes")  # the question and the day waited
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)

@@ -36,6 +36,9 @@ def _setup(p) -> None:
     s.add_argument("--agent", default="external", help="the agent name written into the result")
     s.add_argument("--idle-timeout", type=float, default=ed.DEFAULT_IDLE_TIMEOUT_S,
                    help="seconds without a request after which the episode is dropped, ungraded (default 7200)")
+    s.add_argument("--max-wall-seconds", type=float, default=None,
+                   help="end (and grade) the episode this long after it starts; stated in the brief and counted "
+                        "down (default: no wall-clock limit)")
     a = sub.add_parser("act", help="send one action and print the observation")
     a.add_argument("name")
     a.add_argument("action", help='a JSON action, e.g. \'{"tool": "list_files"}\' or an OpenAI-style tool call; '
@@ -62,7 +65,8 @@ def cmd_episode(a) -> int:
 
 def _start(a) -> int:
     brief, st = ed.start(a.name, a.task, level=a.level, variant=a.variant, seed=a.seed, out_dir=a.dir,
-                         sandbox=a.sandbox, router=a.router, idle_timeout=a.idle_timeout, agent=a.agent)
+                         sandbox=a.sandbox, router=a.router, idle_timeout=a.idle_timeout, agent=a.agent,
+                         max_wall_seconds=a.max_wall_seconds)
     print(brief)
     print(f"[episode {a.name} started: pid {st['pid']}, transcript and result in {st['dir']}. Next: "
           f"fdegym episode act {a.name} '{{\"tool\": \"list_files\"}}']", file=sys.stderr)

@@ -88,6 +88,10 @@ ENGAGEMENT_RULES = """
 
 TURNS_WARNING = 10       # from this many actions left, every observation counts them down
 HOURS_WARNING = 24.0     # from this much customer time left, every observation says so
+WALL_WARNING_S = 600.0   # from this much real time left (a sixth of a shorter limit), every observation says so
+# A wall-clock limit this long or longer is none: interactive play (a shell, MCP, the workbench) lets the
+# player think at their own pace, and its host drops an abandoned episode instead.
+NO_WALL_LIMIT = 10 * 365 * 24 * 3600.0
 
 
 def _points(costs: list[float]) -> str:
@@ -97,8 +101,22 @@ def _points(costs: list[float]) -> str:
     return ", ".join(f"{c:g}" for c in costs[:-1]) + f" and {costs[-1]:g} points (days 1 to {len(costs)})"
 
 
+def _real_time(seconds: float) -> str:
+    """``45 minutes``, ``2 hours``, ``2 hours 30 minutes``."""
+    m = max(1, round(seconds / 60))
+    h, m = divmod(m, 60)
+    parts = ([_count(h, "hour")] if h else []) + ([_count(m, "minute")] if m else [])
+    return " ".join(parts)
+
+
+def _hours_minutes(seconds: float) -> str:
+    """``1h30``: a duration in a form no fact of a scenario is written in (the leak scan matches phrases)."""
+    h, m = divmod(max(1, round(seconds / 60)), 60)
+    return f"{h}h{m:02d}"
+
+
 def task_limits(task: Task, variant: Variant, max_turns: int | None = None,
-                max_customer_days: float | None = None) -> str:
+                max_customer_days: float | None = None, max_wall_seconds: float | None = None) -> str:
     """:func:`limits_text` for an episode of ``task`` on ``variant`` (the task's limits unless overridden)."""
     from fdegym_env.core.clock import Clock
     from fdegym_env.people.engine import trial_terms
@@ -107,16 +125,22 @@ def task_limits(task: Task, variant: Variant, max_turns: int | None = None,
     now = clock.stamp() if clock.enabled else None
     trial = trial_terms(spec.get("trial")) if task.has_module("trial") else None
     return limits_text(int(max_turns or task.limits["max_turns"]),
-                       float(max_customer_days or task.limits["max_customer_days"]), now, trial)
+                       float(max_customer_days or task.limits["max_customer_days"]), now, trial,
+                       float(max_wall_seconds or task.limits["max_wall_seconds"]))
 
 
-def limits_text(max_turns: int, max_days: float, now: str | None, trial: dict | None) -> str:
+def limits_text(max_turns: int, max_days: float, now: str | None, trial: dict | None,
+                wall_seconds: float | None = None) -> str:
     """The engagement's limits and what costs points, stated in the reset observation and TASK.md:
-    nothing that ends an episode or lowers a score may be learnt only from the result."""
+    nothing that ends an episode or lowers a score may be learnt only from the result. A wall-clock
+    limit of ``None`` or :data:`NO_WALL_LIMIT` and more is no limit, and is not stated."""
     days = f" or once {max_days:g} customer days have passed (it is now {now})" if now else ""
     lines = ["## Limits of this engagement", "",
              f"- It ends after {max_turns} actions (every tool call counts, reading a file included){days}, "
              "whichever comes first; `system/` is then deployed as it stands, as if you had submitted.",
+             *([f"- It also ends once {_hours_minutes(wall_seconds)} (hours and minutes) of real, wall-clock "
+                "time have passed since it started, however few actions you have taken, in the same way."]
+               if wall_seconds is not None and wall_seconds < NO_WALL_LIMIT else []),
              "- Every `contact` costs points: more for senior people, more past what a person will answer."
              + (" Contacts, trial days and `wait` take customer time." if now else "")]
     if trial and trial["max_runs"] > 0:
@@ -318,7 +342,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
 
     def _limits(self) -> str:
         trial = self.people.trial_terms() if self.task.has_module("trial") else None
-        return limits_text(self.max_turns, self.max_customer_days, self.people.stamp(), trial)
+        return limits_text(self.max_turns, self.max_customer_days, self.people.stamp(), trial, self.max_wall_seconds)
 
     def _new_mail(self, act: Action | None) -> str:
         """Messages that arrived since the agent last heard of them are announced once, whatever the action."""
@@ -338,6 +362,10 @@ class FDEGymEnv(gym.Env[dict, dict]):
             hours = self.max_customer_days * 24 - self.people.clock.hours
             if hours <= HOURS_WARNING:
                 left.append(f"{max(0.0, hours):.0f} hours of customer time")
+        if self.max_wall_seconds < NO_WALL_LIMIT:
+            real = self.max_wall_seconds - (time.monotonic() - self._started)
+            if real <= min(WALL_WARNING_S, self.max_wall_seconds / 6):
+                left.append(f"{_real_time(max(0.0, real))} of real time")
         if not left:
             return ""
         return (f"\n\n[{' and '.join(left)} left: then the engagement ends and system/ is deployed as it "

@@ -147,8 +147,8 @@ def _read_line(s: socket.socket) -> bytes:
 
 def start(name: str, task: str, *, level: str = "L3", variant: str = "base", seed: int | None = 0,
           out_dir: str | Path | None = None, sandbox: str = "auto", router: str | None = None,
-          idle_timeout: float = DEFAULT_IDLE_TIMEOUT_S, agent: str = "external", start_timeout: float = 600.0
-          ) -> tuple[str, dict[str, Any]]:
+          idle_timeout: float = DEFAULT_IDLE_TIMEOUT_S, agent: str = "external", start_timeout: float = 600.0,
+          max_wall_seconds: float | None = None) -> tuple[str, dict[str, Any]]:
     """Start the background process holding episode NAME; returns (brief, state)."""
     import subprocess
     folder = episode_folder(name)
@@ -182,6 +182,8 @@ def start(name: str, task: str, *, level: str = "L3", variant: str = "base", see
         argv += ["--seed", str(seed)]
     if router:
         argv += ["--router", router]
+    if max_wall_seconds:
+        argv += ["--max-wall-seconds", str(max_wall_seconds)]
     with open(folder / "daemon.log", "ab") as log:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
                                 close_fds=True)
@@ -231,7 +233,8 @@ class _Daemon:
         self.out = Path(a.dir)
         self.host = EpisodeHost(a.task, level=a.level, variant=a.variant, seed=a.seed, sandbox=a.sandbox,
                                 router=a.router, record=self.out / "transcript.jsonl",
-                                result_path=self.out / "result.json", agent=a.agent)
+                                result_path=self.out / "result.json", agent=a.agent,
+                                max_wall_seconds=a.max_wall_seconds)
         self.state: dict[str, Any] = {"name": a.name, "state": "starting", "pid": os.getpid(), "dir": str(self.out),
                                       "task": a.task, "level": a.level, "variant": a.variant, "seed": a.seed,
                                       "started": _now(), "idle_timeout_s": a.idle_timeout}
@@ -349,6 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--router", default=None)
     p.add_argument("--agent", default="external")
     p.add_argument("--idle-timeout", type=float, default=DEFAULT_IDLE_TIMEOUT_S)
+    p.add_argument("--max-wall-seconds", type=float, default=None)
     a = p.parse_args(argv)
     signal.signal(signal.SIGTERM, _on_sigterm)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)

@@ -68,6 +68,9 @@ class EpisodeHost:
     record: str | Path | None = None
     result_path: str | Path | None = None
     agent: str = "external"
+    # None: no wall-clock limit, as for a person, since the agent's host decides how long it may think
+    # (the episode daemon drops an abandoned episode); a number is stated in the brief and counted down
+    max_wall_seconds: float | None = None
     env_kwargs: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -81,12 +84,13 @@ class EpisodeHost:
     # --- lifecycle -------------------------------------------------------------------------------
     def start(self) -> str:
         """Build the env, reset it once with the seed, and return the brief (the reset observation)."""
-        from fdegym_env.core.env import FDEGymEnv
+        from fdegym_env.core.env import NO_WALL_LIMIT, FDEGymEnv
         with self._lock:
             if self._env is not None or self.closed:
                 raise RuntimeError("an EpisodeHost starts once: one start is one graded attempt")
             env: Any = FDEGymEnv(task=self.task, level=self.level, variant=self.variant, sandbox=self.sandbox,
-                                 router=self.router, **self.env_kwargs)
+                                 router=self.router,
+                                 **{"max_wall_seconds": self.max_wall_seconds or NO_WALL_LIMIT, **self.env_kwargs})
             if self.record is not None:
                 from fdegym_env.wrappers.recorder import Recorder
                 env = Recorder(env, self.record)

@@ -28,10 +28,10 @@ from typing import Any
 import numpy as np
 
 from fdegym_env.core.errors import InfrastructureError
-from fdegym_env.core.env import WAIT_MAX_HOURS
+from fdegym_env.core.env import NO_WALL_LIMIT, WAIT_MAX_HOURS
 
 MAX_EPISODES = 16            # open episodes across all browser sessions; the oldest idle one is closed first
-PERSON_WALL_SECONDS = 10 * 365 * 24 * 3600.0   # a person thinks at their own pace: no agent wall-clock limit
+PERSON_WALL_SECONDS = NO_WALL_LIMIT   # a person thinks at their own pace: no agent wall-clock limit
 EVICT_IDLE_SECONDS = 4 * 3600.0   # an open episode leaves memory only after this long idle (it stays resumable)
 TURNS_WARNING = 10           # the work page warns when this many turns (or customer days, in hours: 48) are left
 _FILE_LINE = re.compile(r"^(\S.*?)\s+([\d,]+) B$")

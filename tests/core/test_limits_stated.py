@@ -4,9 +4,12 @@ customer hours, and each trial day says what it cost and how many are left."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from fdegym_env import FDEGymEnv
+from fdegym_env.core.env import NO_WALL_LIMIT
 from tests.conftest import TINY, task_params
 
 
@@ -25,6 +28,34 @@ def test_the_reset_observation_and_task_md_state_the_limits(task):
                 assert f"{terms['costs'][0]:g}" in shown
             else:
                 assert "`trial`: at most" not in shown
+
+
+@pytest.mark.parametrize("task", task_params())
+def test_a_wall_clock_limit_is_stated_where_one_applies(task):
+    with FDEGymEnv(task=task, sandbox="none") as env:
+        text = env.reset(seed=0)[0]["text"]
+        assert env.max_wall_seconds < NO_WALL_LIMIT        # the tasks' own limits, for automated loops
+        for shown in (text, (env.workspace / "TASK.md").read_text()):
+            assert "of real, wall-clock time have passed since it started" in shown
+    with FDEGymEnv(task=task, sandbox="none", max_wall_seconds=NO_WALL_LIMIT) as env:
+        assert "wall-clock" not in env.reset(seed=0)[0]["text"]
+
+
+@pytest.mark.parametrize("seconds, said", [(600, "0h10"), (3600, "1h00"), (9000, "2h30"), (5, "0h01")])
+def test_the_wall_clock_limit_is_said_in_hours_and_minutes(seconds, said):
+    with FDEGymEnv(task="helpdesk_tutorial", sandbox="none", max_wall_seconds=seconds) as env:
+        assert f"It also ends once {said} (hours and minutes) of real, wall-clock time have passed" in env.reset(seed=0)[0]["text"]
+
+
+def test_the_last_minutes_of_real_time_are_counted_down_and_then_end_the_episode():
+    with FDEGymEnv(task="helpdesk_tutorial", sandbox="none", max_wall_seconds=3600) as env:
+        env.reset(seed=0)
+        assert "of real time left" not in env.step({"tool": "directory"})[0]["text"]
+        env._started = time.monotonic() - 3600 + 500         # 500 s left: inside the last ten minutes
+        assert "[8 minutes of real time left: then the engagement ends" in env.step({"tool": "directory"})[0]["text"]
+        env._started -= 600
+        obs, _, terminated, _, info = env.step({"tool": "directory"})
+        assert terminated and info["result"]["end_reason"] == "max_wall_seconds"
 
 
 def test_the_limits_follow_the_env_settings():

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from fdegym_env.core.env import FDEGymEnv
+from fdegym_env.core.env import NO_WALL_LIMIT, FDEGymEnv
 from fdegym_env.serving.episode_daemon import pid_alive
 
 ACTIONS = [
@@ -50,7 +50,7 @@ def _state(home: Path, name: str) -> dict:
 def test_a_shell_episode_equals_the_in_process_episode(fdegym, tmp_path):
     r = fdegym("episode", "start", "ep", "news_incident", "--level", "L3", "--seed", "3")
     assert r.returncode == 0, r.stderr
-    env = FDEGymEnv("news_incident", level="L3")
+    env = FDEGymEnv("news_incident", level="L3", max_wall_seconds=NO_WALL_LIMIT)   # a shell player's pace
     try:
         obs, _ = env.reset(seed=3, options={"agent": "external"})
         assert r.stdout == obs["text"] + "\n"  # the brief, exactly
@@ -147,3 +147,14 @@ def test_idle_timeout_drops_the_episode(fdegym):
     assert wait_exit(st["pid"], timeout=30)
     after = _state(Path(os.environ["FDEGYM_EPISODES_HOME"]), "idle")
     assert after["state"] == "expired" and not Path(st["workspace"]).exists()
+
+
+def test_a_shell_episode_has_no_wall_clock_limit_unless_asked_and_then_states_it(fdegym):
+    r = fdegym("episode", "start", "slow", "news_incident")
+    assert r.returncode == 0, r.stderr
+    assert "It ends after" in r.stdout and "wall-clock" not in r.stdout     # thinking time is the player's own
+    fdegym("episode", "stop", "slow")
+    r = fdegym("episode", "start", "timed", "news_incident", "--max-wall-seconds", "5400")
+    assert r.returncode == 0, r.stderr
+    assert "It also ends once 1h30 (hours and minutes) of real, wall-clock time have passed" in r.stdout
+    fdegym("episode", "stop", "timed")

@@ -5,6 +5,6 @@
 """
 
 from fdegym_env.agents.base import Agent, run_episode
-from fdegym_env.agents.baselines import DoNothingAgent, RandomAgent, SolutionAgent, make_agent, AGENTS
+from fdegym_env.agents.baselines import AGENTS, DoNothingAgent, RandomAgent, SolutionAgent, make_agent
 
 __all__ = ["Agent", "run_episode", "DoNothingAgent", "RandomAgent", "SolutionAgent", "make_agent", "AGENTS"]

@@ -26,8 +26,9 @@ from __future__ import annotations
 import inspect
 from typing import Any, Optional
 
-from fdegym_env.core.actions import TOOLS, tool_schemas
 from fdegym_env.wrappers.chat import SYSTEM_PROMPT, ChatEnv, clip_text
+
+from fdegym_env.core.actions import TOOLS, tool_schemas
 
 _PY_TYPES = {"string": str, "integer": int, "number": float, "boolean": bool}
 ENDED = "The engagement has ended; nothing more can be done in this episode."

@@ -110,7 +110,7 @@ def _delivery_actions(task, solution: str, workspace: Path, params: dict) -> lis
             try:
                 content = p.read_text(encoding="utf-8")
             except UnicodeDecodeError:
-                raise ValueError(f"solution {solution!r} wrote a binary file {rel}; solutions must write text")
+                raise ValueError(f"solution {solution!r} wrote a binary file {rel}; solutions must write text") from None
             actions.append({"tool": "write_file", "path": rel.as_posix(), "content": content})
         for p in sorted(workspace.rglob("*")):  # files the solution deleted
             rel = p.relative_to(workspace)

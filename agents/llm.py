@@ -29,10 +29,11 @@ import time
 from collections import deque
 from typing import Any, Callable
 
-from fdegym_env.core.actions import TOOL_NAMES, tool_schemas
-from fdegym_env.llm import Endpoint, make_client
 from fdegym_env.wrappers.chat import NUDGE, SYSTEM_PROMPT, clip_text, message_to_dict
 from fdegym_env.wrappers.text_actions import invalid_action, parse_tool_calls
+
+from fdegym_env.core.actions import TOOL_NAMES, tool_schemas
+from fdegym_env.llm import Endpoint, make_client
 
 # USD per million tokens: (input, output[, cached input]). List prices as published by the vendors
 # at the time of writing; check yours and pass ``prices=`` to override or extend.

@@ -29,8 +29,9 @@ GENERIC = ["How does the nightly job work?", "Who owns the config?", "What does 
 def specs():
     out = [(name, spec, [(pid, q) for _, pid, q, _ in cases(rset)]) for name, spec, rset in find_sets(ROOT / "tests")]
     seen = {n for n, _, _ in out}
-    from fdegym_env.core.registry import list_tasks, load_task
     import yaml
+
+    from fdegym_env.core.registry import list_tasks, load_task
     tiny = ROOT / "tests" / "fixtures" / "tiny_task" / "people.yaml"
     cands = [("tiny_task", lambda: validate_people(yaml.safe_load(tiny.read_text().replace("{{threshold}}", "5")), "tiny"))]
     for tid in list_tasks():

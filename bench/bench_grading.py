@@ -47,9 +47,9 @@ def env(**kv):
 
 
 def bench_grading(task_id: str, reps: int) -> dict[str, float]:
-    from fdegym_env.grading.grade import grade_system, held_out_traffic
     from fdegym_env.core.registry import load_task
     from fdegym_env.core.workspace import world_snapshot
+    from fdegym_env.grading.grade import grade_system, held_out_traffic
     task = load_task(task_id)
     v = task.variant("base")
     ws = world_snapshot(task, v)
@@ -71,8 +71,8 @@ def bench_grading(task_id: str, reps: int) -> dict[str, float]:
 
 
 def bench_validate(task_id: str, mode: str) -> tuple[float, bool, int]:
-    from fdegym_env.core.registry import load_task
     from fdegym_env.admission.validate import validate_task
+    from fdegym_env.core.registry import load_task
     task = load_task(task_id)
     t = time.perf_counter()
     report = validate_task(task, quick=mode == "quick", progress=False)
@@ -85,9 +85,10 @@ def bench_menu(steps: int, cache: bool, seed: int = 0, warmup: int = 0) -> tuple
     sandbox and worker, traffic generation, lazy imports); the grade and trial caches are emptied
     after the warm-up, so the timed steps grade as cold as the first ones."""
     import numpy as np
-    from fdegym_env.grading import grade as grading
-    from fdegym_env.core.env import FDEGymEnv
     from fdegym_env.wrappers.discrete_menu import DiscreteMenu
+
+    from fdegym_env.core.env import FDEGymEnv
+    from fdegym_env.grading import grade as grading
     grading._GRADE_CACHE.clear()   # each side starts cold: no gradings carried over from the other
     grading._TRIAL_CACHE.clear()
     from fdegym_env.core import env as env_mod

@@ -15,10 +15,10 @@ import time
 
 import gymnasium as gym
 import numpy as np
+from fdegym_env.wrappers.discrete_menu import DiscreteMenu
 
 from fdegym_env.core.actions import ARG_NAMES, TOOL_NAMES, make_action_space
 from fdegym_env.core.env import FDEGymEnv
-from fdegym_env.wrappers.discrete_menu import DiscreteMenu
 
 
 def core_actions(n: int, tool: str, path: str) -> dict:

@@ -73,8 +73,9 @@ def main() -> int:
         model, base_url, key = args.model, args.base_url or None, None
 
     # 2. The environment, recorded to JSONL.
-    from fdegym_env import FDEGymEnv
     from fdegym_env.wrappers import Recorder
+
+    from fdegym_env import FDEGymEnv
     env = Recorder(FDEGymEnv(task=args.task, level=args.level, variant=args.variant, sandbox=args.sandbox),
                    args.record)
 

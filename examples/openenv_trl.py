@@ -18,6 +18,7 @@ import argparse
 from dataclasses import dataclass
 
 from fdegym_env.agents.adapters import make_trl_environment_factory, trl_tool_names
+
 from fdegym_env.serving.openenv_client import launch_local_server
 
 

@@ -42,8 +42,9 @@ class Args:
 
 def make_env(task: str, sandbox: str):
     def thunk():
-        from fdegym_env.core.env import FDEGymEnv
         from fdegym_env.wrappers.discrete_menu import DiscreteMenu
+
+        from fdegym_env.core.env import FDEGymEnv
         return DiscreteMenu(FDEGymEnv(task=task, variant="random", sandbox=sandbox))
     return thunk
 

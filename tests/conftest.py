@@ -31,8 +31,8 @@ def admission():
     every named variant with the generic bypasses, plus ADMISSION_SAMPLES sampled variants for tasks
     with a sampler. Admission is the costliest thing the suite does; tests that check parts of it
     (named variants, samples, a solution kind) read this one report (``validate.subset``)."""
-    from fdegym_env.core.registry import load_task
     from fdegym_env.admission.validate import validate_task
+    from fdegym_env.core.registry import load_task
     reports = {}
 
     def get(task_id: str):
@@ -54,6 +54,7 @@ def pytest_configure(config):
     """One token for this test run, inherited by xdist workers and every subprocess: the owner marker
     of each folder the run creates carries it (fdegym_env.core.owned), whatever other runs share the folder."""
     import secrets
+
     from fdegym_env.core.owned import RUN_TOKEN_ENV
     os.environ.setdefault(RUN_TOKEN_ENV, "pytest-" + secrets.token_hex(6))
 
@@ -65,6 +66,7 @@ def run_leftovers(wait_s: float = LEFTOVER_GRACE_S) -> list[Path]:
     """The fdegym folders this run's processes left in the episode and scratch folders (``/dev/shm``)."""
     import tempfile
     import time
+
     from fdegym_env.core.owned import RUN_TOKEN_ENV, left_by_run
     from fdegym_env.core.paths import episodes_dir, scratch_dir
     token = os.environ.get(RUN_TOKEN_ENV)

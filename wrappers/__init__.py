@@ -12,10 +12,8 @@ structured actions the env executed (that is what ``replay`` re-executes).
 from fdegym_env.wrappers.chat import SYSTEM_PROMPT, ChatEnv, ToolCalling, clip_text, message_to_dict
 from fdegym_env.wrappers.discrete_menu import DiscreteMenu
 from fdegym_env.wrappers.instruction_level import InstructionLevel
-from fdegym_env.wrappers.recorder import (Episode, Recorder, ReplayReport, load_recording, render_recording,
-                                          replay)
-from fdegym_env.wrappers.text_actions import (TextActionError, TextActions, parse_text_action,
-                                              parse_tool_calls)
+from fdegym_env.wrappers.recorder import Episode, Recorder, ReplayReport, load_recording, render_recording, replay
+from fdegym_env.wrappers.text_actions import TextActionError, TextActions, parse_text_action, parse_tool_calls
 
 __all__ = ["DiscreteMenu", "ChatEnv", "ToolCalling", "SYSTEM_PROMPT", "clip_text", "message_to_dict", "InstructionLevel",
            "Recorder", "replay", "load_recording", "render_recording", "ReplayReport", "Episode",

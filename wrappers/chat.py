@@ -31,9 +31,9 @@ import json
 from typing import Any
 
 import gymnasium as gym
+from fdegym_env.wrappers.text_actions import invalid_action, parse_tool_calls
 
 from fdegym_env.core.actions import TOOL_NAMES, tool_schemas
-from fdegym_env.wrappers.text_actions import invalid_action, parse_tool_calls
 
 SYSTEM_PROMPT = """\
 You are a forward deployed engineer (FDE) embedded with a customer. You work through tools only:

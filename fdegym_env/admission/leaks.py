@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from fdegym_env.core.task import TaskFormatError, Task, Variant, render
+from fdegym_env.core.task import Task, TaskFormatError, Variant, render
 
 LEVELS_CHECKED = ("L2", "L3")
 OBS_NGRAM = 8            # words in a row shared with a fact: a leak in the observation

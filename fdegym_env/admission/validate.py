@@ -27,13 +27,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from fdegym_env.grading.grade import (GradeOutcome, anchor_cache_path, apply_solution, grade_system, save_anchors,
-                                score)
 from fdegym_env.core.fstree import remove_tree
 from fdegym_env.core.paths import scratch_dir
-from fdegym_env.sandbox import resolve_backend
 from fdegym_env.core.task import Task, Variant
 from fdegym_env.core.workspace import world_snapshot
+from fdegym_env.grading.grade import GradeOutcome, anchor_cache_path, apply_solution, grade_system, save_anchors, score
+from fdegym_env.sandbox import resolve_backend
 
 DO_NOTHING_MAX = 0.05
 LITERAL_MAX = 0.2

@@ -18,8 +18,8 @@ import json
 import sys
 from pathlib import Path
 
-from fdegym_env.serving import episode_daemon as ed
 from fdegym_env.people.routers import ROUTER_NAMES
+from fdegym_env.serving import episode_daemon as ed
 
 
 def _setup(p) -> None:

@@ -73,10 +73,11 @@ def _run_setup(p):
 def cmd_run(a) -> int:
     """Play one episode of a task with an agent and print the graded result."""
     import gymnasium as gym
+
     import fdegym_env  # noqa: F401  (registers ids)
     from fdegym_env.agents import make_agent, run_episode
-    from fdegym_env.grading.result_text import cost_words
     from fdegym_env.core.registry import gym_id
+    from fdegym_env.grading.result_text import cost_words
     check_output_file(a.record, "--record")
     kwargs = {}
     if a.agent == "llm":
@@ -132,8 +133,8 @@ def _validate_setup(p):
 
 def cmd_validate(a) -> int:
     """Check a task's admission anchors (do-nothing, literal, reference, shortcuts, bypasses)."""
-    from fdegym_env.core.registry import load_task
     from fdegym_env.admission.validate import format_report, validate_task
+    from fdegym_env.core.registry import load_task
     task = load_task(a.task)
     if a.leaks_only:
         from fdegym_env.admission.validate import leak_report
@@ -157,6 +158,7 @@ def _schema_setup(p):
 def cmd_schema(a) -> int:
     """Print the JSON Schema of task.yaml, variants.yaml, truth.yaml or menu.yaml (editors, docs)."""
     from pathlib import Path
+
     from fdegym_env.core.schema import FILES, json_schema
     names = [a.file] if a.file else [k.removesuffix(".yaml") for k in FILES]
     schemas = {n.removesuffix(".yaml"): json_schema(n) for n in names}
@@ -181,8 +183,12 @@ def _cmd(name: str, setup: Callable[[argparse.ArgumentParser], None], run: Calla
 
 def commands() -> list[Command]:
     """Every ``fdegym`` subcommand, in the order ``fdegym --help`` lists them."""
-    from fdegym_env.cli import batch as cli_batch, record as cli_record, sandbox as cli_sandbox, serve as cli_serve
-    from fdegym_env.cli import episode as cli_episode, mcp as cli_mcp
+    from fdegym_env.cli import batch as cli_batch
+    from fdegym_env.cli import episode as cli_episode
+    from fdegym_env.cli import mcp as cli_mcp
+    from fdegym_env.cli import record as cli_record
+    from fdegym_env.cli import sandbox as cli_sandbox
+    from fdegym_env.cli import serve as cli_serve
     from fdegym_env.harness import cli as cases_cli
     return [
         _cmd("list", _list_setup, cmd_list),

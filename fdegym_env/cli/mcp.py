@@ -9,6 +9,7 @@ Needs the ``[mcp]`` extra (the official ``mcp`` SDK, 2.x). See docs/agents_from_
 from __future__ import annotations
 
 import sys
+
 from fdegym_env.people.routers import ROUTER_NAMES
 
 

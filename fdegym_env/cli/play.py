@@ -382,6 +382,7 @@ def play(task: str, level: str = "L3", variant: str = "base", seed: int = 0, san
         confirm: ask before ``submit`` and ``quit``.
     """
     import gymnasium as gym
+
     import fdegym_env  # noqa: F401
     from fdegym_env.core.registry import gym_id
     env = gym.make(gym_id(task), task=task, level=level, variant=variant, sandbox=sandbox, render_mode="ansi")

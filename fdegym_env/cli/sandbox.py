@@ -22,7 +22,6 @@ import platform
 import sys
 
 
-
 def _doctor_setup(p):
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--backend", action="append", choices=["bwrap", "docker", "none"],

@@ -49,12 +49,12 @@ from gymnasium.envs.registration import EnvSpec
 from fdegym_env.core import workspace as wsmod
 from fdegym_env.core.actions import Action, ActionError, describe, make_action_space, parse_action
 from fdegym_env.core.errors import did_you_mean
+from fdegym_env.core.spaces import UnicodeText
+from fdegym_env.core.task import LEVELS, SAMPLE_PREFIX, SPLIT_RANGES, Task, Variant
 from fdegym_env.grading.grade import GradeOutcome, anchors, grade_system, run_trial, score
 from fdegym_env.grading.result_text import result_text
 from fdegym_env.people import People, make_router
 from fdegym_env.sandbox import make_sandbox, resolve_backend
-from fdegym_env.core.spaces import UnicodeText
-from fdegym_env.core.task import LEVELS, SAMPLE_PREFIX, SPLIT_RANGES, Task, Variant
 
 MAX_OBS_CHARS = 200_000
 WORKSPACE_LOST = ("the episode's workspace folder no longer exists (it was deleted from outside this "

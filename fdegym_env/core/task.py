@@ -242,8 +242,7 @@ class Task:
         for level in LEVELS:
             if not (path / "briefs" / f"{level}.md").is_file():
                 raise TaskFormatError(f"{path / 'briefs' / (level + '.md')}: missing brief for level {level}")
-        task.variants  # validate eagerly
-        task.truth
+        _ = task.variants, task.truth  # validate eagerly
         from fdegym_env.core import schema  # the full schema: unknown keys and typos, with a did-you-mean
         schema.check("task.yaml", data, where)
         if (path / "menu.yaml").is_file():

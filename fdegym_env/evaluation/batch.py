@@ -206,6 +206,7 @@ def run_one(run: dict[str, Any], env_kwargs: dict[str, Any], agent_kwargs: dict[
         ``{"ok": True, "result": {...}}`` or ``{"ok": False, "error": "...traceback..."}``.
     """
     import gymnasium as gym
+
     import fdegym_env  # noqa: F401  (registers ids)
     from fdegym_env.agents import make_agent, run_episode
     from fdegym_env.core.registry import gym_id
@@ -297,8 +298,8 @@ class Backend(ABC):
     def run(self, jobs: list[tuple[Any, dict, dict, dict]]) -> Iterator[tuple[Any, dict[str, Any]]]:
         """Run the jobs; yield each one's key and outcome as it finishes."""
 
-    def close(self) -> None:
-        pass
+    def close(self) -> None:  # noqa: B027 (optional: a backend with nothing to release keeps it)
+        """Release what :meth:`run` started (workers, a cluster)."""
 
 
 class LocalBackend(Backend):
@@ -381,6 +382,7 @@ def _sweep_batch(run_token: str | None, wait_s: float = 0.0) -> None:
     ``ray.shutdown()`` by a moment, holding their cached deployments, and are then killed without
     cleaning up): folders of the run whose owner still lives are looked at again until it has died."""
     import time
+
     from fdegym_env.core.owned import live_of_run, sweep_dead_of_run
     from fdegym_env.core.paths import episodes_dir, scratch_dir
     if not run_token:
@@ -400,6 +402,7 @@ def _sweep_dead_workers(workers: list, wait_s: float = 10.0) -> None:
     and the bystanders the broken pool terminates, neither of which cleans up): once each has ended
     (waited for up to ``wait_s``), only folders whose marker names it and whose owner is verifiably dead."""
     import time
+
     from fdegym_env.core.owned import sweep_dead
     from fdegym_env.core.paths import episodes_dir, scratch_dir
     deadline = time.monotonic() + wait_s

@@ -134,7 +134,7 @@ def table(playtests: list[Playtest]) -> str:
     rows = [head, "|" + "---|" * 13]
     for p in playtests:
         r = p.result or {}
-        num = (lambda k: f"{r[k]:.3f}" if isinstance(r.get(k), (int, float)) else "-")
+        num = (lambda k, r=r: f"{r[k]:.3f}" if isinstance(r.get(k), (int, float)) else "-")
         referred = sum(c.kind == "dont_know" and c.referred_to is not None for c in p.contacts)
         rows.append(f"| {p.task} | {p.variant} | {p.seed} | {num('score')} | {num('uplift')} | {num('contact_cost')} | "
                     f"{p.actions} | {len(p.contacts)} | {p.count('answered')} | {p.count('held')} | "

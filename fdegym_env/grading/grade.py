@@ -34,13 +34,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from fdegym_env.core.fstree import TreeTooLarge, copy_tree, remove_tree, walk_tree
 from fdegym_env.core.errors import InfrastructureError
+from fdegym_env.core.fstree import TreeTooLarge, copy_tree, remove_tree, walk_tree
 from fdegym_env.core.owned import at_exit, holds, make_owned_dir, remove_owned
 from fdegym_env.core.paths import cache_dir, scratch_dir
-from fdegym_env.sandbox import make_sandbox, resolve_backend
 from fdegym_env.core.task import Task, Variant
 from fdegym_env.core.workspace import MAX_DELIVERY_BYTES, SCRATCH_DIR, copy_file, world_snapshot
+from fdegym_env.sandbox import make_sandbox, resolve_backend
 
 log = logging.getLogger(__name__)
 

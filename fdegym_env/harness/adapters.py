@@ -24,13 +24,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fdegym_env.harness.envvars import variant_env
-from fdegym_env.harness.episode import CURRENT, CaseEpisode
-from fdegym_env.harness.delivered import DeliveredPython, swapped_executable
-from fdegym_env.harness.scoring import harness_scores, score_discovery
-from fdegym_env.harness.servers import Gateway, Services, wire_llm, wire_services
 from fdegym_env.core.paths import cache_dir, episodes_dir
 from fdegym_env.core.task import Variant
+from fdegym_env.harness.delivered import DeliveredPython, swapped_executable
+from fdegym_env.harness.envvars import variant_env
+from fdegym_env.harness.episode import CURRENT, CaseEpisode
+from fdegym_env.harness.scoring import harness_scores, score_discovery
+from fdegym_env.harness.servers import Gateway, Services, wire_llm, wire_services
 
 if TYPE_CHECKING:  # annotations only: case.py imports this module
     from fdegym_env.harness.case import Case
@@ -133,6 +133,7 @@ def harness_grade(case: Case, variant: Variant, replay_ws: Path, sandbox: str, *
 def _llm_shim():
     """A stand-in for the harness's ``llm`` module, for graders that call a model themselves."""
     from types import SimpleNamespace
+
     from fdegym_env.harness.servers import chat
 
     def chat_json(messages, max_tokens=400, log_path=None, tag="", **kw):

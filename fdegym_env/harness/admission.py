@@ -20,11 +20,11 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fdegym_env.harness.adapters import harness_grade
-from fdegym_env.core.paths import episodes_dir
-from fdegym_env.sandbox import resolve_backend
-from fdegym_env.core.task import TaskFormatError
 from fdegym_env.admission.validate import Report, Row
+from fdegym_env.core.paths import episodes_dir
+from fdegym_env.core.task import TaskFormatError
+from fdegym_env.harness.adapters import harness_grade
+from fdegym_env.sandbox import resolve_backend
 
 if TYPE_CHECKING:  # annotations only: case.py imports this module
     from fdegym_env.harness.case import Case

@@ -24,7 +24,6 @@ Example:
 from __future__ import annotations
 
 import contextlib
-from fdegym_env.core.errors import did_you_mean
 import hashlib
 import importlib.util
 import json
@@ -40,9 +39,10 @@ from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any, Iterator
 
+from fdegym_env.core.errors import did_you_mean
+from fdegym_env.core.task import LEVELS, Task, TaskFormatError, Variant
 from fdegym_env.harness.envvars import variant_env  # noqa: F401  (re-exported)
 from fdegym_env.harness.rules import rules_text
-from fdegym_env.core.task import LEVELS, Task, TaskFormatError, Variant
 
 NAMESPACE = "FDEGymCases"
 HOST_PYTHON = sys.executable
@@ -153,7 +153,7 @@ class Case(Task):
                    sector=str(cfg.get("sector", "")), customer=str(cfg.get("org") or cfg.get("customer") or ""),
                    sponsor=dict(cfg.get("sponsor") or {}), metric=metric, entry_points=(), limits=limits,
                    held_out_seed=0, router=router, raw=cfg, cfg=cfg, namespace=namespace)
-        case.variants  # validate eagerly
+        _ = case.variants  # validate eagerly
         return case
 
     @property

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 
 
-
 def _setup(p) -> None:
     p.add_argument("--path", action="append", default=[], help="a folder of harness cases (repeatable)")
     p.add_argument("--json", action="store_true")

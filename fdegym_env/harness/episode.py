@@ -21,8 +21,8 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fdegym_env.harness.envvars import variant_env
 from fdegym_env.harness.clients import ask_client, pilot_client
+from fdegym_env.harness.envvars import variant_env
 from fdegym_env.harness.servers import Gateway, PeopleServer, Services, wire_llm, wire_services
 
 if TYPE_CHECKING:  # annotations only: case.py imports this module

@@ -17,7 +17,6 @@ Example:
 
 from __future__ import annotations
 
-from fdegym_env.core.errors import did_you_mean
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -28,9 +27,10 @@ from gymnasium import spaces
 
 from fdegym_env.core.actions import ActionError, make_action_space, parse_action
 from fdegym_env.core.env import MAX_OBS_CHARS, FDEGymEnv
+from fdegym_env.core.errors import did_you_mean
+from fdegym_env.core.spaces import UnicodeText
 from fdegym_env.multiagent.rewards import ReplyEvent, RewardFn, resolve_reward
 from fdegym_env.people import People
-from fdegym_env.core.spaces import UnicodeText
 
 ENGINEER = "engineer_0"
 MAX_REPLY_CHARS = 20_000

@@ -26,9 +26,10 @@ Example:
 
 from __future__ import annotations
 
-from fdegym_env.core.errors import did_you_mean
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from fdegym_env.core.errors import did_you_mean
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from fdegym_env.core.errors import did_you_mean
 from fdegym_env.core.clock import Clock, parse_time
-from fdegym_env.people.routers import MAX_TOPICS_PER_MESSAGE, Router
+from fdegym_env.core.errors import did_you_mean
 from fdegym_env.people.areas import AreaIndex
+from fdegym_env.people.routers import MAX_TOPICS_PER_MESSAGE, Router
 
 DEFAULT_OUT_OF_PATIENCE = "Sorry, I'm in back-to-back meetings for the rest of the week."
 DEFAULT_OVERFLOW = ("That's what I can give you right now, I'm being pulled into something. "

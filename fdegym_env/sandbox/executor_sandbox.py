@@ -21,8 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from fdegym_env.core.fstree import walk_tree
-from fdegym_env.sandbox.base import (HARD_OUTPUT_LIMIT, OUTPUT_CAP, SANDBOX_ENV, SANDBOX_WORKDIR, RunResult,
-                                     Sandbox)
+from fdegym_env.sandbox.base import HARD_OUTPUT_LIMIT, OUTPUT_CAP, SANDBOX_ENV, SANDBOX_WORKDIR, RunResult, Sandbox
 from fdegym_env.sandbox.executor import ExecutorClient, ExecutorDied, PortBridge
 from fdegym_env.sandbox.worker import decode_answer, to_run_result, worker_argv
 

@@ -62,9 +62,9 @@ class ProbeContext:
     """A started sandbox of ``backend`` on a fresh workspace, plus the host-side bait."""
 
     def __init__(self, backend: str):
-        from fdegym_env.sandbox import make_sandbox
         import fdegym_env
         from fdegym_env.core.registry import tasks_dir
+        from fdegym_env.sandbox import make_sandbox
         self.backend = backend
         self.package_dir = Path(fdegym_env.__file__).resolve().parent
         self.tasks_dir = tasks_dir().resolve()

@@ -105,7 +105,7 @@ def launch_local_server(task: str, max_episodes: int = 8, idle_timeout_s: float 
             return proc, f"http://127.0.0.1:{port}"
         except OSError:
             if proc.poll() is not None:
-                raise RuntimeError(f"fdegym serve-env exited with code {proc.returncode} before listening")
+                raise RuntimeError(f"fdegym serve-env exited with code {proc.returncode} before listening") from None
             time.sleep(0.2)
     proc.kill()
     raise RuntimeError(f"fdegym serve-env did not listen within {wait_s:.0f} s")

@@ -165,9 +165,9 @@ def search(task: Any, variant_name: str, rounds: int = 6, sandbox: str = "none")
     """Greedy plan search: add the apply item that raises uplift most (an incident counts as
     ``INCIDENT_PENALTY`` less), until the plan reaches ``MENU_MIN`` with no incident; returns the plan and
     its uplift (incidents capping it, as validate scores it)."""
-    from fdegym_env.grading.grade import anchors, grade_system, score, uplift
     from fdegym_env.core.paths import scratch_dir
     from fdegym_env.core.workspace import PathError, world_snapshot
+    from fdegym_env.grading.grade import anchors, grade_system, score, uplift
     variant = task.variant(variant_name)
     a = anchors(task, variant, sandbox)
     chosen: list[str] = []

@@ -26,7 +26,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from fdegym_env.core.task import MENU_DIR, PATCH_SUFFIX, solution_names_in as names  # noqa: F401 (re-exported)
+from fdegym_env.core.task import MENU_DIR, PATCH_SUFFIX  # noqa: F401 (re-exported)
 
 TEMPLATE_SUFFIX = ".tmpl"
 ABOUT = "ABOUT.md"   # at an overlay's top level: why the solution is what it is (never copied)

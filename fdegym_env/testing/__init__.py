@@ -5,7 +5,6 @@
         agent = LLMAgent(model=srv.model, base_url=srv.base_url, api_key="x")
 """
 
-from fdegym_env.testing.fake_llm import (FAKE_MODEL, FakeLLMServer, call, http_error, plan_for, raw_call, say,
-                                         text_call)
+from fdegym_env.testing.fake_llm import FAKE_MODEL, FakeLLMServer, call, http_error, plan_for, raw_call, say, text_call
 
 __all__ = ["FakeLLMServer", "FAKE_MODEL", "plan_for", "call", "raw_call", "text_call", "say", "http_error"]

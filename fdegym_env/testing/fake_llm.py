@@ -225,8 +225,8 @@ def _world_files(task) -> set[str]:
 
 def delivery_calls(task, variant: str = "base", solution: str = "reference") -> list[dict[str, Any]]:
     """``write_file``/``run`` calls that deliver ``solutions/<solution>.py`` on a fresh workspace."""
-    from fdegym_env.core import workspace as wsmod
     from fdegym_env.agents.baselines import _delivery_actions
+    from fdegym_env.core import workspace as wsmod
     v = task.variant(variant)
     ws = wsmod.new_workspace(task, v, "")
     try:

@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from fdegym_env.core.errors import InfrastructureError
 from fdegym_env.core.env import NO_WALL_LIMIT, WAIT_MAX_HOURS
+from fdegym_env.core.errors import InfrastructureError
 
 MAX_EPISODES = 16            # open episodes across all browser sessions; the oldest idle one is closed first
 PERSON_WALL_SECONDS = NO_WALL_LIMIT   # a person thinks at their own pace: no agent wall-clock limit

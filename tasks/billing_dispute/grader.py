@@ -208,7 +208,7 @@ def evaluate(decide, params: dict, traffic) -> dict:
             refiled.add(id(p))
         followups = []
 
-        def dispute(aid, code, note, claim):
+        def dispute(aid, code, note, claim, invoices=invoices, batch=batch, cin=cin, cur_keys=cur_keys):
             inv = invoices[aid]
             batch.append((_payload(cin, aid, inv["invoice_no"], inv["lines"], inv["total"], code, note),
                           cur_keys[aid], claim))
@@ -239,7 +239,7 @@ def evaluate(decide, params: dict, traffic) -> dict:
                 dispute(aid, d["reason_code"], d["note"], T.invalid_claim(d, truth[aid]))
         rng.shuffle(batch)
         payload = []
-        for i, (p, key, claim) in enumerate(batch):
+        for i, (p, _key, claim) in enumerate(batch):
             q = dict(p, dispute_id=f"DSP-{per.replace('-', '')}-{i + 1:03d}{'ABCDEFGHJK'[rng.randint(0, 9)]}",
                      ticket=f"ZD-{52000 + 300 * k + rng.randint(0, 299)}",
                      opened_at=f"{cyc['as_of']}T{rng.randint(6, 20):02d}:{rng.randint(0, 59):02d}:00-05:00",

@@ -129,7 +129,7 @@ def dev(params: dict, out: Path) -> None:
 def _intake_log(params, hist, out: Path, rng):
     lines = []
     last = [c for c in hist if date.fromisoformat(c[0]["fnol_date"]) >= HIST_START + timedelta(days=HIST_DAYS - 14)]
-    for vis, tru in last:
+    for vis, _tru in last:
         ph = len(sim.photo_hashes(vis))
         q = "desk" if vis["photos"] else "pend_photos"
         t = f"{vis['fnol_date']}T{rng.randint(6, 21):02d}:{rng.randint(0, 59):02d}:{rng.randint(0, 59):02d}-08:00"

@@ -8,7 +8,6 @@ from fdegym_env.tasklib import evaluation
 
 from . import grader
 
-
 POLICY = {"min_fico": 640, "max_dti": 0.43, "min_monthly_income": 1500, "max_amount": 35000}   # CC-2025-11
 
 

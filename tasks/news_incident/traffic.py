@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 import random
+import re
 from pathlib import Path
 
 from fdegym_env.tasklib.timeutil import LONDON, parse_iso, utc, zone
@@ -908,7 +908,7 @@ class _Gen:
                 ("KNA", "sentencing", True, 3), ("KNA", "sentencing", True, 3),
                 ("KNA", rng.choice(["appeal", "court-hearing"]), rng.random() < 0.5, 3),
                 ("KNA", "police-appeal", False, 3)]
-        for i in range(int(p["kna_routine_per_day"])):
+        for _ in range(int(p["kna_routine_per_day"])):
             plan.append(("KNA", rng.choice(["charge", "court-hearing"]), True, rng.choice([4, 5])))
         for agency, stage, named, prio in plan:
             self.crime_story(agency, day, stage, named, prio)

@@ -703,7 +703,7 @@ class _Gen:
             keep.append((dt, ev, iid, key))
         self.events = keep
         # a real incident's start = its first event
-        for dt, ev, iid, key in sorted(self.events, key=lambda x: x[0]):
+        for dt, _ev, iid, _key in sorted(self.events, key=lambda x: x[0]):
             if iid and self.incidents[iid]["start"] is None:
                 self.incidents[iid]["start"] = dt
 

@@ -16,11 +16,16 @@ import re
 import typing
 
 import pytest
+from fdegym_env.agents.adapters import (
+    GEMTextEnv,
+    SkyRLTextEnv,
+    TRLEnvironment,
+    make_trl_environment_factory,
+    trl_tool_names,
+)
 
 from fdegym_env import tool_schemas
 from fdegym_env.core.actions import TOOL_NAMES
-from fdegym_env.agents.adapters import (GEMTextEnv, SkyRLTextEnv, TRLEnvironment, make_trl_environment_factory,
-                                        trl_tool_names)
 from tests.conftest import TINY
 
 SANDBOX = os.environ.get("FDEGYM_TEST_SANDBOX", "auto")

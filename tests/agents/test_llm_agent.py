@@ -6,14 +6,14 @@ import json
 import os
 
 import pytest
-
-from fdegym_env import FDEGymEnv
 from fdegym_env.agents import make_agent, run_episode
 from fdegym_env.agents.llm import LLMAgent, price_for
+from fdegym_env.wrappers import Recorder, load_recording, replay
+
+from fdegym_env import FDEGymEnv
 from fdegym_env.cli.main import main
 from fdegym_env.core.registry import list_tasks
 from fdegym_env.testing import FakeLLMServer, call, http_error, plan_for, say
-from fdegym_env.wrappers import Recorder, load_recording, replay
 from tests.conftest import TINY
 
 SANDBOX = os.environ.get("FDEGYM_TEST_SANDBOX", "auto")

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from fdegym_env.wrappers import replay
+
 from tests.conftest import TINY
 
 SANDBOX = os.environ.get("FDEGYM_TEST_SANDBOX", "auto")

@@ -137,8 +137,8 @@ def test_doctor_reports_what_auto_uses_when_a_check_fails(capsys, monkeypatch):
 @pytest.mark.parametrize("command", [["run"], ["bench"], ["mcp"], ["episode", "start"]])
 def test_every_command_taking_a_router_offers_every_router(capsys, command):
     """The default router (semantic) and every other one can be named wherever --router is taken."""
-    from fdegym_env.people.routers import DEFAULT_ROUTER, ROUTER_KINDS, ROUTER_NAMES
     import fdegym_env.people  # noqa: F401  (registers the semantic and llm routers)
+    from fdegym_env.people.routers import DEFAULT_ROUTER, ROUTER_KINDS, ROUTER_NAMES
     assert set(ROUTER_NAMES) == set(ROUTER_KINDS) and DEFAULT_ROUTER in ROUTER_NAMES
     code, out, _ = _cli(capsys, *command, "--help")
     assert code == 0 and "{" + ",".join(ROUTER_NAMES) + "}" in out.replace("\n", "").replace(" ", "")

@@ -53,6 +53,7 @@ def test_output_piped_into_a_reader_that_quits_early_is_not_a_traceback():
 
 def test_help_lists_every_subcommand_with_a_line_of_help(capsys):
     import pytest as _pytest
+
     from fdegym_env.cli.main import build_parser, commands
     with _pytest.raises(SystemExit) as e:
         build_parser().parse_args(["--help"])

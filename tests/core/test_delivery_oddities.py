@@ -15,8 +15,7 @@ from fdegym_env.admission.bypasses import GENERIC_BYPASSES
 from fdegym_env.admission.validate import BYPASS_MAX, Job, _run_job
 from fdegym_env.core.fstree import copy_tree, remove_tree, walk_tree
 from fdegym_env.core.registry import load_task
-from fdegym_env.grading.grade import (MAX_DELIVERY_BYTES, Deployment, anchors, grade_system, score,
-                                      workspace_digest)
+from fdegym_env.grading.grade import MAX_DELIVERY_BYTES, Deployment, anchors, grade_system, score, workspace_digest
 from tests.conftest import TINY
 
 SOCKET = "python3 -c \"import socket; socket.socket(socket.AF_UNIX).bind('system/s')\""

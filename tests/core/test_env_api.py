@@ -7,9 +7,9 @@ from pathlib import Path
 
 import gymnasium as gym
 import pytest
+from fdegym_env.agents import make_agent, run_episode
 from gymnasium.utils.env_checker import check_env
 
-from fdegym_env.agents import make_agent, run_episode
 from fdegym_env.core.env import FDEGymEnv
 from fdegym_env.core.errors import TaskFormatError
 from fdegym_env.core.registry import gym_id
@@ -246,6 +246,7 @@ def test_a_task_module_that_cannot_be_imported_fails_when_the_env_is_built(tmp_p
 
 def test_building_the_env_imports_the_modules_an_episode_calls(tmp_path):
     import sys
+
     from fdegym_env.core.registry import load_task
     task = load_task(_tiny_copy(tmp_path))
     pkg = task.package

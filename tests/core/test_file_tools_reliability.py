@@ -8,11 +8,11 @@ import os
 import threading
 
 import pytest
+from fdegym_env.wrappers import ChatEnv
 
 from fdegym_env import FDEGymEnv
 from fdegym_env.core import workspace as wsmod
 from fdegym_env.core.owned import make_owned_dir
-from fdegym_env.wrappers import ChatEnv
 from tests.conftest import TINY
 
 MAIN = "system/app/main.py"

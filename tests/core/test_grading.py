@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from fdegym_env.grading import grade as grading
 from fdegym_env.core.registry import load_task
+from fdegym_env.grading import grade as grading
 from tests.conftest import TINY
 
 

@@ -17,8 +17,15 @@ from pathlib import Path
 import pytest
 import yaml
 
+from fdegym_env.admission.leaks import (
+    LEVELS_CHECKED,
+    leak_checks,
+    scan_observation,
+    scan_task,
+    scan_variant,
+    scan_world,
+)
 from fdegym_env.core.env import FDEGymEnv, mail_notice, reset_segments, task_limits
-from fdegym_env.admission.leaks import LEVELS_CHECKED, leak_checks, scan_observation, scan_task, scan_variant, scan_world
 from fdegym_env.core.registry import list_tasks, load_task
 from fdegym_env.core.task import Task, TaskFormatError
 from fdegym_env.core.workspace import world_snapshot

@@ -58,6 +58,7 @@ def test_session_check_finds_what_this_runs_processes_left(monkeypatch):
     import secrets
     import subprocess
     import sys
+
     from tests.conftest import run_leftovers
     token, other = "test-" + secrets.token_hex(4), "test-" + secrets.token_hex(4)
     code = ("import os; from fdegym_env.core.owned import make_owned_dir; from fdegym_env.core.paths import "

@@ -53,8 +53,9 @@ def test_version_flag_names_the_installed_version():
 
 
 def test_license_file_matches_the_declared_license():
-    import tomllib
     from pathlib import Path
+
+    import tomllib
     root = Path(__file__).resolve().parents[2]
     declared = tomllib.loads((root / "pyproject.toml").read_text())["project"]["license"]["text"]
     assert declared == "Apache-2.0"

@@ -7,7 +7,6 @@ import re
 import subprocess
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parents[2]
 OUTSIDE = re.compile(r"\b[Ii]ssues? #?\d+\b|DESIGN §|\bDESIGN\.md|\bSCENARIOS\.md|\.\./shared/")
 

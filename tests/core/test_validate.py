@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from fdegym_env.admission.bypasses import GENERIC_BYPASSES
-from fdegym_env.core.registry import list_tasks, load_task
 from fdegym_env.admission.validate import QUICK_GENERIC, format_report, quick_generic, subset, validate_task
+from fdegym_env.core.registry import list_tasks, load_task
 from tests.conftest import ADMISSION_SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,8 +99,9 @@ def apply(ws, params):
                          ids=["in_range", "too_good", "too_weak"])
 def test_diligent_solution_is_its_own_kind_checked_between_half_and_085(tmp_path, offset, uplift, passed):
     import shutil
-    from fdegym_env.core.task import Task
+
     from fdegym_env.admission.validate import DILIGENT_MAX, DILIGENT_MIN
+    from fdegym_env.core.task import Task
     from tests.conftest import TINY
     d = tmp_path / "tiny_task"
     shutil.copytree(TINY, d, ignore=shutil.ignore_patterns("__pycache__"))

@@ -7,11 +7,11 @@ import sys
 
 import pexpect
 import pytest
+from fdegym_env.wrappers import replay
 
 from fdegym_env.cli.play import parse_duration, play
-from fdegym_env.wrappers import replay
-from tests.evaluation.helpers_batch import REPO, SANDBOX, cli, lines
 from tests.conftest import TINY
+from tests.evaluation.helpers_batch import REPO, SANDBOX, cli, lines
 
 PROMPT = "fdegym> "
 

@@ -10,8 +10,8 @@ import pytest
 from fdegym_env.core import owned
 from fdegym_env.core.paths import episodes_dir, scratch_dir
 from fdegym_env.evaluation.batch import BatchSpec, RayBackend, run_batch
-from tests.evaluation.helpers_batch import SANDBOX, crashing_task, lines, scores_by_run
 from tests.conftest import TINY
+from tests.evaluation.helpers_batch import SANDBOX, crashing_task, lines, scores_by_run
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'fdegym[ray]'); the Ray backend is "
                                         "NOT tested in this run")

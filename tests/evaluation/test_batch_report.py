@@ -9,8 +9,8 @@ import pytest
 
 from fdegym_env.evaluation.batch import BatchSpec, run_batch
 from fdegym_env.evaluation.report import bootstrap_ci, build_report, format_report, latest_results, summarize
-from tests.evaluation.helpers_batch import SANDBOX, cli
 from tests.conftest import TINY
+from tests.evaluation.helpers_batch import SANDBOX, cli
 
 
 def _row(**kw):
@@ -159,6 +159,7 @@ def test_report_header_names_the_ci_level_used(tmp_path):
 def test_report_scales_linearly(tmp_path):
     # per_scenario used to rescan every result for every result: 4x the rows took 16x the time
     import time
+
     from fdegym_env.evaluation.report import per_scenario
     results = [_row(agent=f"a{i % 4}", level=f"L{(i // 4) % 2}", task=f"t{i % 5}", score=0.1) for i in range(40_000)]
     t0 = time.process_time()

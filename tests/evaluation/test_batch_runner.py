@@ -16,11 +16,18 @@ import pytest
 
 from fdegym_env.core import owned
 from fdegym_env.core.paths import episodes_dir, scratch_dir
-from fdegym_env.evaluation.batch import (BatchSpec, LocalBackend, ResultsFile, load_results, plan_runs, resolve_variants,
-                              run_batch)
 from fdegym_env.core.registry import list_tasks, load_task
-from tests.evaluation.helpers_batch import REPO, SANDBOX, cli, crashing_task, lines, semaphores_of_group
+from fdegym_env.evaluation.batch import (
+    BatchSpec,
+    LocalBackend,
+    ResultsFile,
+    load_results,
+    plan_runs,
+    resolve_variants,
+    run_batch,
+)
 from tests.conftest import TINY, task_params
+from tests.evaluation.helpers_batch import REPO, SANDBOX, cli, crashing_task, lines, semaphores_of_group
 
 AGENTS4 = ["do-nothing", "literal", "reference", "random"]
 
@@ -119,7 +126,7 @@ def test_failures_are_retried_once_and_recorded(tmp_path):
     for f in fails:
         by.setdefault(f["agent"], []).append(f)
     assert sorted(by) == ["solution:boom", "solution:crash"], "a bystander of a dead worker was charged"
-    for agent, fs in by.items():
+    for fs in by.values():
         assert [f["attempt"] for f in fs] == [1, 2] and [f["final"] for f in fs] == [False, True]
     assert "boom on purpose" in by["solution:boom"][0]["error"]
     assert "died" in by["solution:crash"][-1]["error"]

@@ -165,6 +165,7 @@ def test_a_task_deploys_in_the_warm_sandbox_a_case_was_graded_in(tmp_path, monke
     folder to its uid); the warm sandbox that folder goes back to must own it again before the next
     deployment, or every call of that deployment is refused (exit 70/127, Permission denied)."""
     import shutil
+
     from fdegym_env.core.registry import load_task
     from fdegym_env.grading.grade import Deployment
     from tests.conftest import TINY

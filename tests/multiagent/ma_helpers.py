@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from fdegym_env.multiagent import ENGINEER
 from fdegym_env.core.registry import list_tasks, load_task
+from fdegym_env.multiagent import ENGINEER
 
 TINY = str(Path(__file__).resolve().parents[1] / "fixtures" / "tiny_task")
 FAST_TASKS = ("news_incident",)  # registered tasks tested in the default (non-slow) run

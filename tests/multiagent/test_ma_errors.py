@@ -32,7 +32,7 @@ def test_malformed_stakeholder_action_is_an_observation_then_script():
     e = env(TINY, external=["ops"])
     e.reset(seed=0)
     e.step({"tool": "contact", "to": "ops", "message": "threshold?"})
-    for k in range(2):
+    for _ in range(2):
         e.step({"reply": 42})
         obs, _, _, _, info = e.last()
         assert e.agent_selection == "ops"

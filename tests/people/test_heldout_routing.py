@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from fdegym_env.people.routing_report import classify, evaluate_heldout, load_yaml
 from fdegym_env.core.registry import list_tasks, load_task
+from fdegym_env.people.routing_report import classify, evaluate_heldout, load_yaml
 
 HELDOUT = Path(__file__).resolve().parents[1] / "routing" / "heldout"
 WRONG_PARAGRAPH_MAX = 0.02
@@ -85,6 +85,7 @@ def test_blind_sets_are_labelled_against_the_base_people(path):
 
 def test_set_option_reads_only_the_named_folder(tmp_path, capsys):
     import json
+
     from fdegym_env.people.routing_report import main
     (tmp_path / "routing" / "mine").mkdir(parents=True)
     (tmp_path / "routing" / "other").mkdir()

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 import re
 import threading
-from pathlib import Path
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from fdegym_env.people.routing_report import main as report_main, parse_router_args
+from fdegym_env.people.routing_report import main as report_main
+from fdegym_env.people.routing_report import parse_router_args
 from fdegym_env.people.routing_tradeoff import main, sweep
 
 QUESTIONS = (
@@ -95,6 +96,7 @@ def test_two_labellings_compared(tests_dir, capsys):
 
 def test_the_second_blind7_labelling_holds_the_same_questions():
     from pathlib import Path
+
     from fdegym_env.people.routing_report import load_yaml
     root = Path(__file__).resolve().parents[1] / "routing"
     firsts = sorted((root / "blind7").glob("*.yaml"))

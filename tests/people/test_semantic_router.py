@@ -132,6 +132,7 @@ def test_bad_input_gets_an_in_character_reply_and_is_charged(message):
 
 def test_bad_input_through_the_env_is_an_observation_never_an_exception():
     import gymnasium as gym
+
     import fdegym_env  # noqa: F401
     env = gym.make("FDEGym/news_incident-v0", sandbox="none")
     env.reset(seed=0)

@@ -10,10 +10,10 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import pytest
+from fdegym_env.wrappers.discrete_menu import DiscreteMenu, stable_bucket
 
 from fdegym_env.core.env import FDEGymEnv
 from fdegym_env.core.registry import list_tasks, load_task
-from fdegym_env.wrappers.discrete_menu import DiscreteMenu, stable_bucket
 
 ROOT = Path(__file__).resolve().parents[2]
 MENU_TASKS = [t for t in list_tasks() if (load_task(t).path / "menu.yaml").is_file()]

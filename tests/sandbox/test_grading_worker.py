@@ -11,8 +11,8 @@ import yaml
 
 from fdegym_env.admission.bypasses import GENERIC_BYPASSES
 from fdegym_env.core.fstree import remove_tree
-from fdegym_env.grading.grade import Deployment, grade_system, process_mode
 from fdegym_env.core.registry import load_task
+from fdegym_env.grading.grade import Deployment, grade_system, process_mode
 
 TINY = Path(__file__).resolve().parents[1] / "fixtures" / "tiny_task"
 # The only bypass whose outcome changes on purpose: per_call takes a result record printed to stdout

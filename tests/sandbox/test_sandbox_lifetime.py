@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from fdegym_env.core import owned
+from fdegym_env.core.env import FDEGymEnv
 from fdegym_env.core.errors import InfrastructureError
 from fdegym_env.core.paths import episodes_dir
-from fdegym_env.core.env import FDEGymEnv
 from fdegym_env.core.registry import load_task
 from fdegym_env.grading import grade
 from fdegym_env.sandbox.bwrap import BwrapSandbox

@@ -66,6 +66,7 @@ def test_nothing_left_running_after_close(backend):
 def test_lost_executor_is_an_error_result_then_restarts(backend):
     import shutil
     import tempfile
+
     from fdegym_env.core.paths import episodes_dir
     ws = tempfile.mkdtemp(prefix="fdegym-test-", dir=episodes_dir())
     sb = make_sandbox(backend)
@@ -137,8 +138,9 @@ def test_env_commands_and_reset_clean_up():
 
 def test_grading_hang_and_crash_are_incidents_not_exceptions(tmp_path):
     import shutil
-    from fdegym_env.grading.grade import Deployment
+
     from fdegym_env.core.registry import load_task
+    from fdegym_env.grading.grade import Deployment
     task = load_task(TINY)
     ws = tmp_path / "workspace"
     shutil.copytree(os.path.join(TINY, "world"), ws)
@@ -156,9 +158,10 @@ def test_grading_hang_and_crash_are_incidents_not_exceptions(tmp_path):
 
 @pytest.mark.slow
 def test_doctor_json_reports_bwrap_probes():
-    from fdegym_env.cli.main import main
     import contextlib
     import io
+
+    from fdegym_env.cli.main import main
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         code = main(["doctor", "--json", "--backend", "bwrap"])

@@ -9,9 +9,9 @@ import sys
 import pytest
 
 pytest.importorskip("mcp", reason="the [mcp] extra is not installed")
+from fdegym_env.agents.baselines import SolutionAgent  # noqa: E402
 from mcp import Client, StdioServerParameters  # noqa: E402
 
-from fdegym_env.agents.baselines import SolutionAgent  # noqa: E402
 from fdegym_env.core.actions import TOOL_NAMES, tool_schemas  # noqa: E402
 from fdegym_env.core.env import FDEGymEnv  # noqa: E402
 

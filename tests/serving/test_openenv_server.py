@@ -14,9 +14,9 @@ import pytest
 
 pytest.importorskip("openenv.core", reason="the [openenv] extra is not installed (CI installs it)")
 
+from fdegym_env.agents.baselines import SolutionAgent  # noqa: E402
 from openenv.core.generic_client import GenericEnvClient  # noqa: E402
 
-from fdegym_env.agents.baselines import SolutionAgent  # noqa: E402
 from fdegym_env.core.env import FDEGymEnv  # noqa: E402
 from fdegym_env.serving.openenv_client import RemoteFDEGymEnv  # noqa: E402
 
@@ -127,7 +127,6 @@ def _first_message(url: str) -> str:
     import json
 
     from websockets.asyncio.client import connect
-
     from websockets.exceptions import ConnectionClosed
 
     async def talk() -> str:

@@ -9,10 +9,10 @@ import shutil
 import pytest
 import yaml
 
+from fdegym_env.admission.validate import Job, _check, _run_job
 from fdegym_env.core.registry import list_tasks, load_task
 from fdegym_env.core.task import Task
 from fdegym_env.tasklib import menu
-from fdegym_env.admission.validate import Job, _check, _run_job
 
 MENU_TASKS = [t for t in list_tasks() if (load_task(t).path / "menu.yaml").is_file()]
 
@@ -104,8 +104,9 @@ def test_apply_items_expand_to_the_tool_calls_that_make_the_kept_change(tmp_path
 
 
 def test_discrete_menu_runs_an_apply_item_through_the_env(tmp_path):
-    from fdegym_env.core.env import FDEGymEnv
     from fdegym_env.wrappers import DiscreteMenu
+
+    from fdegym_env.core.env import FDEGymEnv
     folder, want = _with_apply_item(tmp_path)
     env = DiscreteMenu(FDEGymEnv(task=str(folder), variant="base", sandbox="none"))
     env.reset(seed=0)
@@ -136,6 +137,7 @@ def test_bad_apply_items_say_what_to_fix(tmp_path):
 
 def test_a_patch_file_alone_is_a_solution(tmp_path):
     import difflib
+
     from fdegym_env.grading.grade import apply_solution
     folder, _ = _with_apply_item(tmp_path)
     shutil.copy(folder / "solutions" / "menu" / "readme_note.patch", folder / "solutions" / "just_patch.patch")
@@ -154,8 +156,10 @@ def test_an_item_may_apply_several_kept_changes_in_order(tmp_path):
     """A new file, then a one-line patch on it: the item's mask checks the patch against the file the
     item itself writes, and applying it leaves the patched file."""
     import difflib
-    from fdegym_env.core.env import FDEGymEnv
+
     from fdegym_env.wrappers import DiscreteMenu
+
+    from fdegym_env.core.env import FDEGymEnv
     folder, _ = _with_apply_item(tmp_path)
     base = ["hello\n", "window = '01:00'\n"]
     later = ["hello\n", "window = '22:30'\n"]

@@ -11,9 +11,9 @@ from types import SimpleNamespace
 import pytest
 
 from fdegym_env.core.errors import TaskFormatError
-from fdegym_env.grading.grade import CallResult
 from fdegym_env.core.registry import load_task
 from fdegym_env.core.task import Task
+from fdegym_env.grading.grade import CallResult
 from fdegym_env.tasklib import evaluation, replay, sampling, solutions, timeutil
 
 OUTPUT = {"key": "id", "fields": {"queue": ["a", "b"], "score": "number"}, "incident": None}

@@ -24,10 +24,10 @@ def pinned_solutions(task) -> list[str]:
 
 def measure(task_id: str) -> dict[str, dict[str, dict]]:
     """``{variant: {solution: {"kpi": float, "incident": bool}}}`` graded without a sandbox."""
-    from fdegym_env.grading.grade import apply_solution, grade_system
     from fdegym_env.core.paths import scratch_dir
     from fdegym_env.core.registry import load_task
     from fdegym_env.core.workspace import world_snapshot
+    from fdegym_env.grading.grade import apply_solution, grade_system
     task = load_task(task_id)
     out: dict[str, dict[str, dict]] = {}
     for vname in task.variants:

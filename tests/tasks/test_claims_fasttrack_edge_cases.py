@@ -10,9 +10,9 @@ import sqlite3
 import pytest
 import yaml
 
-from fdegym_env.grading.grade import held_out_traffic
 from fdegym_env.core.registry import load_task
 from fdegym_env.core.workspace import world_snapshot
+from fdegym_env.grading.grade import held_out_traffic
 
 TASK = load_task("claims_fasttrack")
 NAMED = list(yaml.safe_load((TASK.path / "variants.yaml").read_text(encoding="utf-8")))

@@ -17,8 +17,7 @@ import shutil
 import pytest
 
 from fdegym_env.core.registry import load_task
-from fdegym_env.grading.grade import apply_solution
-from fdegym_env.grading.grade import Deployment
+from fdegym_env.grading.grade import Deployment, apply_solution
 from fdegym_env.tasklib import replay
 
 TASK = load_task("clinic_inbox")

@@ -22,7 +22,7 @@ import pytest
 from fdegym_env.core.registry import load_task
 from fdegym_env.people.engine import DEFAULT_NO_ONE, People
 from fdegym_env.people.routers import make_router
-from tests.tasks.test_clinic_inbox_audit import _Canned   # a route function as the delivered system
+from tests.tasks.test_clinic_inbox_audit import _Canned  # a route function as the delivered system
 
 TASK = load_task("clinic_inbox")
 VARIANTS = ["base", "pharmacy_short", "sample:372", "sample:5"]

@@ -11,9 +11,9 @@ import shutil
 import pytest
 import yaml
 
-from fdegym_env.grading.grade import held_out_traffic
 from fdegym_env.core.registry import load_task
 from fdegym_env.core.workspace import world_snapshot
+from fdegym_env.grading.grade import held_out_traffic
 
 TASK = load_task("irrops_rebook")
 NAMED = list(yaml.safe_load((TASK.path / "variants.yaml").read_text(encoding="utf-8")))

@@ -12,7 +12,6 @@ words and consistent with the grader; trial reports that agree with the customer
 
 from __future__ import annotations
 
-
 import re
 
 import pytest
@@ -186,6 +185,7 @@ def test_titles_agree_with_the_passenger():
 @pytest.mark.parametrize("variant", HISTORY_VARIANTS)
 def test_historical_plans_carry_minors_with_child_titles(variant):
     import json
+
     from fdegym_env.core.workspace import world_snapshot
     w = world_snapshot(TASK, TASK.variant(variant))
     for f in sorted((w / "data" / "plans").glob("*.json")):

@@ -121,6 +121,7 @@ def test_the_trial_does_not_fault_the_reference_and_does_fault_the_system_as_fou
     """The underwriters' trial remark is about declines the tax return would clear: the reference draws
     none (a remark about it would send a solved engagement chasing a fault that is not there)."""
     import warnings
+
     from fdegym_env import FDEGymEnv
     from fdegym_env.grading.grade import apply_solution
     said = {}
@@ -145,6 +146,7 @@ def test_the_appetite_remark_names_its_measure_and_catches_a_stale_dti_limit():
     left in place under CC-2026-01 (38%) draws it with the DTI measure; the reference draws none."""
     import json
     import warnings
+
     from fdegym_env import FDEGymEnv
     from fdegym_env.grading.grade import apply_solution
     said = {}

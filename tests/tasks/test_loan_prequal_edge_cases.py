@@ -10,9 +10,9 @@ import re
 import pytest
 import yaml
 
-from fdegym_env.grading.grade import held_out_traffic
 from fdegym_env.core.registry import load_task
 from fdegym_env.core.workspace import world_snapshot
+from fdegym_env.grading.grade import held_out_traffic
 from fdegym_env.tasklib import menu
 
 TASK = load_task("loan_prequal")

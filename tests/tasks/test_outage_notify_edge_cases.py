@@ -14,11 +14,11 @@ from datetime import datetime
 import pytest
 import yaml
 
+from fdegym_env.core.registry import load_task
+from fdegym_env.core.workspace import world_snapshot
 from fdegym_env.grading.grade import held_out_traffic
 from fdegym_env.tasklib import menu as tasklib_menu
 from fdegym_env.tasklib.replay import Reply
-from fdegym_env.core.registry import load_task
-from fdegym_env.core.workspace import world_snapshot
 
 TASK = load_task("outage_notify")
 NAMED = list(yaml.safe_load((TASK.path / "variants.yaml").read_text(encoding="utf-8")))

@@ -254,7 +254,7 @@ def test_every_dated_record_is_before_the_start_clock(variant):
     ws = _world(variant)
     clock = start_clock(TASK, TASK.variant(variant))
     clock_utc = utc(parse_iso(clock.isoformat(), tz="Europe/London"))
-    for f, e, line in _events(ws):
+    for f, e, _line in _events(ws):
         if e:
             t = local(utc(parse_iso(e["ts"]))).replace(tzinfo=None)
             shift = datetime.fromisoformat(f[:10]) + timedelta(hours=9)     # one file per shift, 09:00 to 09:00

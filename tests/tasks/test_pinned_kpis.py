@@ -8,9 +8,9 @@ import json
 import math
 
 import pytest
+from pinned_kpis import DATA, measure, pinned_solutions
 
 from fdegym_env.core.registry import list_tasks, load_task
-from pinned_kpis import DATA, measure, pinned_solutions
 
 PINNED = json.loads(DATA.read_text())
 

@@ -18,8 +18,9 @@ from tests.web.helpers_web import chromium, click, serve, wait_for
 
 def record_agents(runs: Path) -> None:
     from fdegym_env.agents import make_agent, run_episode
-    from fdegym_env.core.env import FDEGymEnv
     from fdegym_env.wrappers import Recorder
+
+    from fdegym_env.core.env import FDEGymEnv
     for task in ("helpdesk_tutorial", "news_incident"):
         for agent in ("reference", "literal", "do-nothing"):
             for seed in (0, 1):

@@ -7,12 +7,12 @@ import json
 import os
 
 import pytest
-
-from fdegym_env import FDEGymEnv
-from fdegym_env.core.actions import TOOL_NAMES
 from fdegym_env.agents.baselines import SolutionAgent
 from fdegym_env.wrappers import ChatEnv, ToolCalling
 from fdegym_env.wrappers.chat import ENDED, clip_text
+
+from fdegym_env import FDEGymEnv
+from fdegym_env.core.actions import TOOL_NAMES
 from tests.conftest import TINY, task_params
 
 SANDBOX = os.environ.get("FDEGYM_TEST_SANDBOX", "auto")

@@ -6,11 +6,11 @@ import os
 from pathlib import Path
 
 import pytest
+from fdegym_env.agents import make_agent, run_episode
+from fdegym_env.wrappers import InstructionLevel
 
 from fdegym_env import FDEGymEnv
-from fdegym_env.agents import make_agent, run_episode
 from fdegym_env.core.task import LEVELS
-from fdegym_env.wrappers import InstructionLevel
 from tests.conftest import TINY, task_params
 
 SANDBOX = os.environ.get("FDEGYM_TEST_SANDBOX", "auto")

@@ -6,11 +6,11 @@ import json
 import os
 
 import pytest
+from fdegym_env.agents import make_agent, run_episode
+from fdegym_env.wrappers import ChatEnv, Recorder, load_recording, render_recording, replay
 
 from fdegym_env import FDEGymEnv
-from fdegym_env.agents import make_agent, run_episode
 from fdegym_env.cli.main import main
-from fdegym_env.wrappers import ChatEnv, Recorder, load_recording, render_recording, replay
 from tests.conftest import TINY
 
 SANDBOX = os.environ.get("FDEGYM_TEST_SANDBOX", "auto")

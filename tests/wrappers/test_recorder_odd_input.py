@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 
-from fdegym_env import FDEGymEnv
 from fdegym_env.wrappers.recorder import Recorder, jsonable, replay
+
+from fdegym_env import FDEGymEnv
 from tests.conftest import TINY
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 
 import pytest
+from fdegym_env.wrappers import TextActionError, TextActions, parse_text_action, parse_tool_calls
 
 from fdegym_env import FDEGymEnv
-from fdegym_env.wrappers import TextActionError, TextActions, parse_text_action, parse_tool_calls
 from tests.conftest import TINY
 
 SANDBOX = os.environ.get("FDEGYM_TEST_SANDBOX", "auto")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from fdegym_env.tasklib import solutions
 
+
 def policy(params: dict) -> dict:
     """policy.py's settings for the variant's truth."""
     ukns = {"ref": "ref", "cancel": "cancel"}.get(params["ukns_kill"], "phrase:MANDATORY KILL")
@@ -31,5 +32,5 @@ def apply(ws, params):
     path = Path(ws) / "system" / "wire_ingest" / "policy.py"
     text = path.read_text(encoding="utf-8")
     for name, value in policy(params).items():
-        text = re.sub(rf"^{name} = .*$", lambda _m: f"{name} = {value}", text, count=1, flags=re.M)
+        text = re.sub(rf"^{name} = .*$", lambda _m, line=f"{name} = {value}": line, text, count=1, flags=re.M)
     path.write_text(text, encoding="utf-8")

@@ -1,4 +1,7 @@
-import json, os, sys
+import json
+import os
+import sys
+
 ws = sys.argv[1]
 p = json.loads(os.environ.get("FDEGYM_VARIANT_PARAMS") or "{}")
 path = os.path.join(ws, "system", "payments", "review.py")

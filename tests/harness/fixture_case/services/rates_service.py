@@ -1,8 +1,8 @@
 """The rates service: GET /fx -> {"fx": rate}; dev and prod modes quote different rates."""
 import argparse
 import json
-import sys
 import os
+import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -28,6 +28,7 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
     incidents: list[str] = []
     per_kind = defaultdict(lambda: {"n": 0, "lost_h": 0.0, "right_queue": 0, "hours": 0.0, "pages_wasted": 0})
     routed: list[dict] = []
+    unrouted: list[str] = []                          # ids without a valid decision
     load: dict = {}                                    # per-queue, per-day capacity used so far
     for batch in traffic["weeks"]:
         by_id = decide(batch).decisions
@@ -36,12 +37,13 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
             if d is None:                               # no valid decision: nobody ever sees it
                 q = p = None
                 lost, wasted, hours = sim.lost_hours(t, math.inf), False, sim.CAP_H   # the full cap
+                unrouted.append(vis["id"])
             else:
                 q, p = d["queue"], d["priority"]
                 lost, wasted, hours = sim.loss_of(vis, t, q, p, load)
                 routed.append({"id": vis["id"], "kind": t["kind"], "site": vis["site"], "opened": vis["opened"],
                                "queue": q, "priority": p, "owner": t["owner"], "hours": round(hours, 2),
-                               "users": t["users"]})
+                               "users": t["users"], "wasted_page": bool(wasted)})
             k = per_kind[t["kind"]]
             loss += lost
             pages += wasted
@@ -64,7 +66,7 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
                f"mean {sc.get('mean_hours_to_fix', 0)} h to fix")
     return {"kpi": round(kpi, 3), "incidents": incidents, "summary": summary,
             "details": {"lost_user_hours": round(loss, 1), "wasted_pages": pages, "by_kind": kinds},
-            "_routed": routed}
+            "_routed": routed, "_unrouted": unrouted}
 
 
 grade = evaluation.grader(evaluate)

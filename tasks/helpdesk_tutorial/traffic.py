@@ -1,8 +1,8 @@
 """Traffic for helpdesk_tutorial: the dev log in the workspace, held-out and shadow tickets.
 
 Seeds are strings in separate namespaces ("dev:", "heldout:", "shadow:"), so the three streams
-never share draws; ticket numbers are disjoint too (dev INC00418xx.., shadow INC00425xx..,
-held-out INC00431xx..). Nothing here reads the clock or the global RNG.
+never share draws; ticket numbers are disjoint too (dev INC00418xx.., shadow INC00424xx.. on,
+SHADOW_IDS_PER_DAY a trial day, held-out INC00431xx..). Nothing here reads the clock or the global RNG.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ _HERE = Path(__file__).resolve().parent
 
 DEV_START = datetime(2026, 2, 16)        # Monday; one week of history
 HELD_OUT_START = datetime(2026, 3, 9)    # the two weeks after hand-over
-SHADOW_START = datetime(2026, 3, 3)      # trial days (Tuesday onward)
+SHADOW_START = datetime(2026, 3, 2)      # trial days: the day of the first morning onward, Sundays off
+SHADOW_IDS_PER_DAY = 150                 # a trial day's ticket numbers: at most 29 tickets x 5 steps each
 L1 = ["p.nair", "k.dunn", "s.ahmed", "j.reid"]
 FIXERS = {"service_desk": L1, "field_ops": ["t.wierzbicki", "r.mackenzie", "o.petrauskas"],
           "network": ["n.grant", "h.okafor"], "apps": ["a.lindsay", "d.shaw"], "vendor_korvex": ["korvex.desk"]}
@@ -116,13 +117,23 @@ def held_out(params: dict, seed: int) -> dict:
     return {"weeks": weeks, "truth": truth}
 
 
+def shadow_date(day: int) -> datetime:
+    """Trial day ``day`` (1, 2, ...): Monday 2 March, then each working day after it. A trial takes a
+    day of customer time, so trials run back to back from the first morning each mirror a day that
+    began before the trial was run and has ended when its report arrives."""
+    d0 = SHADOW_START
+    for _ in range(max(0, int(day) - 1)):
+        d0 += timedelta(days=2 if d0.weekday() == 5 else 1)
+    return d0
+
+
 def shadow(params: dict, day: int) -> dict:
-    """One trial day (Tuesday 3 March onward) of live intake, mirrored."""
+    """One trial day of live intake, mirrored (:func:`shadow_date`); a day's volume varies a little."""
     rng = random.Random(f"shadow:{day}:{int(params.get('world_seed', 0))}")
-    d0 = SHADOW_START + timedelta(days=day)
-    if d0.weekday() == 6:
-        d0 += timedelta(days=1)
-    n_s = max(4, round(int(params["scanners_per_week"]) / 5))
-    tix = tickets.tickets(rng, params, d0, 1, 42511 + 40 * day, n_s, 18, 0)
+    d0 = shadow_date(day)
+    n_s = max(3, round(int(params["scanners_per_week"]) / 5) + rng.choice([-1, 0, 0, 1, 2]))
+    n_o = rng.randint(15, 21)
+    first = 42400 + SHADOW_IDS_PER_DAY * (d0 - SHADOW_START).days
+    tix = tickets.tickets(rng, params, d0, 1, first, n_s, n_o, 0)
     return {"weeks": [[v for v, _t in tix]], "truth": {v["id"]: t for v, t in tix}, "day": d0.strftime("%a %d %b")}
 

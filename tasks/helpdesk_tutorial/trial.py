@@ -1,5 +1,5 @@
 """One trial day for helpdesk_tutorial: intake is mirrored to a shadow queue for a day and the
-people who watch it say what they saw (never the answer key)."""
+people who watch it say what they saw, naming the tickets (never the answer key)."""
 
 from __future__ import annotations
 
@@ -7,68 +7,87 @@ from fdegym_env.tasklib import evaluation
 
 from . import grader
 
+SHOWN = 5       # tickets named per line; the rest are counted
 
-def _incident_report(incidents: list[str]) -> str:
-    """One line per kind of incident, its count first, two examples at most."""
-    by_kind: dict[str, list[str]] = {}
-    for i in incidents:
-        kind, _, text = i.partition(": ")
-        by_kind.setdefault(kind, []).append(text)
+
+def _named(ids: list[str], subject: dict[str, str] | None = None) -> str:
+    """'INC0042403, INC0042407' or, past SHOWN, 'INC.., ... (5 of 11 shown)'; with ``subject``, each
+    ticket's subject line follows its number."""
+    def one(i: str) -> str:
+        if subject is None:
+            return i
+        s = " ".join(subject.get(i, "").replace('"', "'").split())
+        return f'{i} "{s if len(s) <= 45 else s[:42] + "..."}"'
+    return ", ".join(one(i) for i in ids[:SHOWN]) + (f" ({SHOWN} of {len(ids)} shown)" if len(ids) > SHOWN else "")
+
+
+def _incident_report(incidents: list[str], unrouted: list[str]) -> str:
+    """One line per kind of incident, its count first, the tickets named."""
+    outages = [i.partition(": ")[2].split(" ")[0] for i in incidents if i.startswith("site_outage_not_paged: ")]
+    other = [i for i in incidents if not i.startswith("site_outage_not_paged: ")]
     lines = []
-    for kind, texts in by_kind.items():
-        eg = "; ".join(texts[:2]) + (f"; and {len(texts) - 2} more" if len(texts) > 2 else "")
-        if kind == "site_outage_not_paged":
-            lines.append(f"Network on-call: {len(texts)} site outage ticket(s) today and nobody paged us at P1 "
-                         f"({'e.g. ' if len(texts) > 2 else ''}{eg}). A DC down with nobody woken is exactly "
-                         "what R10 is there to stop.")
-        else:
-            lines.append(f"Priya: the shadow intake fell over today - {len(texts)} problem(s) ({eg}). In "
-                         "production that would have been tickets nobody sees.")
+    if outages:
+        lines.append(f"Network on-call: {len(outages)} site outage ticket(s) today and nobody paged us at P1 "
+                     f"({_named(outages)}). A DC down with nobody woken is exactly what R10 is there to stop.")
+    if unrouted:
+        lines.append(f"Priya: the shadow intake fell over today - {len(unrouted)} ticket(s) came out of the router "
+                     f"without a queue and priority we could use ({_named(unrouted)}). In production that would "
+                     "have been tickets nobody sees.")
+    elif other:
+        lines.append(f"Priya: the shadow intake fell over today - {len(other)} problem(s) ({'; '.join(other)}). In "
+                     "production that would have been tickets nobody sees.")
     return "\n".join(lines)
 
 
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     out = evaluation.evaluate_on(deploy, grader.evaluate, params, traffic)
     if out["incidents"]:
-        return {"feedback": _incident_report(out["incidents"]), "facts": [], "topics": ["trial_incident"],
-                "stats": out["details"], "extra_cost": 0.0}
+        return {"feedback": _incident_report(out["incidents"], out["_unrouted"]), "facts": [],
+                "topics": ["trial_incident"], "stats": out["details"], "extra_cost": 0.0}
+    subject = {v["id"]: v["subject"] for week in traffic["weeks"] for v in week}
     hh = [r for r in out["_routed"] if r["kind"] == "scanner"]
     owner = params["owner_queue"]
-    lines = [f"Shadow intake, today: {len(out['_routed'])} tickets, {len(hh)} of them about RT7 handhelds."]
+    lines = [f"Shadow intake, {traffic.get('day', 'today')}: {len(out['_routed'])} tickets, {len(hh)} of them "
+             "about RT7 handhelds."]
     facts, topics = [], []
     at = {}
     for r in hh:
         at.setdefault(r["queue"], []).append(r)
     for q, rows in sorted(at.items()):
-        slow = sum(1 for r in rows if r["hours"] > 4)
+        ids = [r["id"] for r in rows]
         if q == owner:
+            slow = [r["id"] for r in rows if r["hours"] > 4]
             who = "Tomasz" if q == "field_ops" else "Korvex's daily report"
-            lines.append(f"{who}: {len(rows)} RT7 ticket(s) came straight to the team that fixes them; "
-                         f"{slow} still took more than 4 hours.")
+            lines.append(f"{who}: {len(rows)} RT7 ticket(s) came straight to the team that fixes them "
+                         f"({_named(ids)}); {len(slow)} still took more than 4 hours"
+                         + (f" ({_named(slow)})." if slow else "."))
         elif q == "field_ops":
             lines.append(f"Tomasz: {len(rows)} RT7 ticket(s) came to us and there's nothing we can do with them "
-                         "any more - forwarded each one, they went to the back of the next queue.")
+                         f"any more ({_named(ids, subject)}) - forwarded each one, they went to the back of the "
+                         "next queue.")
             facts.append("F_owner")
         elif q == "service_desk":
-            lines.append(f"Priya: {len(rows)} RT7 ticket(s) landed with L1 again; we can't see them in MDM, "
-                         "so they sat until someone reassigned them.")
+            lines.append(f"Priya: {len(rows)} RT7 ticket(s) landed with L1 again ({_named(ids, subject)}); we can't "
+                         "see them in MDM, so they sat until someone reassigned them.")
         else:
             lines.append(f"{q} team: {len(rows)} ticket(s) about handhelds ended up with us by mistake and were "
-                         "passed on.")
+                         f"passed on ({_named(ids, subject)}).")
     strays = [r for r in out["_routed"] if r["kind"] == "mfp" and r["queue"] in ("field_ops", "vendor_korvex")]
     if strays:
         who = "Tomasz" if strays[0]["queue"] == "field_ops" else "Korvex's daily report"
-        lines.append(f"{who}: {len(strays)} ticket(s) came our way about the copiers at head office - "
-                     "nothing to do with handhelds, sent back to the desk.")
+        lines.append(f"{who}: {len(strays)} ticket(s) came our way about the copiers at head office "
+                     f"({_named([r['id'] for r in strays], subject)}) - nothing to do with handhelds, sent back "
+                     "to the desk.")
     night = [r for r in hh if int(r["opened"][11:13]) >= 22 or int(r["opened"][11:13]) < 6]
     if night:
-        stuck = sum(1 for r in night if r["hours"] > 4)
-        lines.append(f"Shona: {len(night)} of those were raised on nights; {stuck} of them weren't sorted till "
-                     "the morning.")
+        stuck = [r["id"] for r in night if r["hours"] > 4]
+        lines.append(f"Shona: {len(night)} of those were raised on nights ({_named([r['id'] for r in night])}); "
+                     f"{len(stuck)} of them weren't sorted till the morning" + (f" ({_named(stuck)})." if stuck else "."))
     pages = out["details"]["wasted_pages"]
     if pages:
+        paged = [r["id"] for r in out["_routed"] if r["wasted_page"]]
         lines.append(f"Graham's pager report: {pages} page(s) that day he'd call wasted - woke people for "
-                     "things that weren't stoppages or weren't theirs.")
+                     f"things that weren't stoppages or weren't theirs ({_named(paged)}).")
     missed = sum(1 for r in hh if r["queue"] != owner)
     lines.append("Moira: depot first response looked " + ("much better." if missed <= len(hh) // 4 else
                                                            "no better than usual."))

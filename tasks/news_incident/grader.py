@@ -60,7 +60,7 @@ class _Family:
         self.how = None            # auto | desk | legal
         self.desk_pending = None   # time the desk will publish it, if held and within capacity
         self.killed_at = None
-        self.corrections: list = []   # [time, handled]
+        self.corrections: list = []   # [time, handled, guid of the corrected version]
 
     def live_at(self, t) -> bool:
         return self.start is not None and self.start <= t < self.end
@@ -91,7 +91,8 @@ class _Site:
         self.fams = {g: _Family(g, t) for g, t in truth.items() if t["kind"] == "story"}
         self.desk_count: dict[str, int] = {}
         self.overflow = self.wrong_unpub = self.advisory_pub = 0
-        self.wrong_examples: list[str] = []
+        self.wrong_examples: list[dict] = []     # {"guid": story taken down or written over, "how", "by"}
+        self.advisory_examples: list[str] = []   # guids of notices published as stories
 
     def family_of(self, key):
         f = self.truth[key].get("family") if isinstance(key, str) and key in self.truth else None
@@ -106,7 +107,7 @@ class _Site:
         if kind == "kill" and fam is not None and fam.killed_at is None:
             fam.killed_at = t0
         if kind == "version" and fam is not None:
-            fam.corrections.append([t, False])
+            fam.corrections.append([t, False, g])
         if act in ("publish", "schedule"):
             when = t
             if act == "schedule":
@@ -117,6 +118,7 @@ class _Site:
                 when = max(t, pa)
             if kind in ("advisory", "kill") or it.get("pubstatus") == "canceled":
                 self.advisory_pub += 1
+                self.advisory_examples.append(g)
             elif kind == "version" and fam.live_at(t):
                 pass                # published as a duplicate; the old version stays: stale
             else:
@@ -135,12 +137,13 @@ class _Site:
                     fam.corrections[-1][1] = True
             elif target is not None and target is not fam and target.live_at(t):
                 self.wrong_unpub += 1    # unrelated copy written over a live story
+                self.wrong_examples.append({"guid": target.root, "how": "overwritten", "by": g})
         elif act == "unpublish":
             target = self.family_of(d.get("story"))
             if target is not None and target.take_down(t):
                 if target.truth.get("killed") is not True:
                     self.wrong_unpub += 1
-                    self.wrong_examples.append(target.root)
+                    self.wrong_examples.append({"guid": target.root, "how": "unpublished"})
                 elif target.killed_at is None:
                     target.killed_at = t     # taken down before the agency's kill arrived: fine
         # drop: nothing happens
@@ -248,8 +251,8 @@ def evaluate(decide, params: dict, traffic) -> dict:
             if emb is not None and fam.start < emb:
                 harm["embargo"] += H_EMBARGO
                 counts["embargo_broken"] += 1
-                ex["embargo_broken"].append({"slug": slug, "agency": tr["agency"], "live": f"{fam.start:%H:%M}",
-                                             "embargo": f"{emb:%H:%M}"})
+                ex["embargo_broken"].append({"slug": slug, "guid": fam.root, "agency": tr["agency"],
+                                             "live": f"{fam.start:%H:%M}", "embargo": f"{emb:%H:%M}"})
                 inc["emb"].append(f"embargo_broken: {slug} live at {fam.start:%d %b %H:%M}Z, "
                                   f"embargo {emb:%d %b %H:%M}Z")
             if tr["legal"]:
@@ -263,12 +266,12 @@ def evaluate(decide, params: dict, traffic) -> dict:
                 legal_unnamed += not src.get("people")
                 inc["legal"].append(f"legal_autopublish: {slug} ({fam.root}) names a defendant in active "
                                     f"proceedings and went out without legal review")
-        for ct, handled in fam.corrections:
+        for ct, handled, version in fam.corrections:
             # the old version is live when the correction arrives, or goes live later (desk, schedule)
             if not handled and (fam.live_at(ct) or (fam.start is not None and fam.start > ct)):
                 stale += 1
                 stale_crime += bool(tr["crime"])
-                ex["stale"].append(slug)
+                ex["stale"].append({"slug": slug, "guid": version, "agency": tr["agency"]})
     harm["stale"] = H_STALE * (stale - stale_crime) + H_STALE_CRIME * stale_crime
     harm["wrong_unpublish"] = H_WRONG_UNPUB * site.wrong_unpub
     harm["advisory"] = H_ADVISORY * site.advisory_pub
@@ -287,11 +290,13 @@ def evaluate(decide, params: dict, traffic) -> dict:
                    legal_by_stage=dict(sorted(legal_by_stage.items())), legal_unnamed=legal_unnamed,
                    examples={**{k: v[:5] for k, v in ex.items()}, "wrong_unpublish": site.wrong_examples[:5],
                              "desk_days": site.desk_count})
+    misses = {**ex, "wrong_unpublish": site.wrong_examples, "advisories": site.advisory_examples}
     summary = (f"publishing quality {kpi:.1f} pts/week: value {value:.0f}, harm {total_harm:.0f}, "
                f"{site.overflow} held stories went stale (capacity {capacity}/day); killed-live "
                f"{counts['killed_exposed']}, embargo breaks {counts['embargo_broken']}, legal "
                f"{counts['legal_autopublished']}")
-    return {"kpi": round(kpi, 4), "incidents": incidents, "summary": summary, "details": details}
+    return {"kpi": round(kpi, 4), "incidents": incidents, "summary": summary, "details": details,
+            "_misses": misses}     # every miss, for the trial report (grade() drops "_" keys)
 
 
 grade = evaluation.grader(evaluate)

@@ -31,6 +31,8 @@ HELD_START = dt.date(2026, 4, 13)    # held-out: Mon 13 - Sun 26 April 2026
 DEV_DAYS, HELD_DAYS = 7, 14
 DEV_SEED = 11
 SHADOW_BASE = 500_000
+SHADOW_GUIDS_PER_DAY = 300      # each agency's guid counter on a trial day starts this much a day past the
+                                # archive's (a day moves it ~140 on, 7 an item at most), so it never runs back
 
 FIRST = ["Mark", "Dean", "Paul", "Lee", "Craig", "Gary", "Jason", "Wayne", "Ryan", "Shaun", "Karen", "Tracey",
          "Lisa", "Kelly", "Joanne", "Stacey", "Daniel", "Liam", "Connor", "Jake", "Kieran", "Nathan", "Adam",
@@ -1011,7 +1013,14 @@ def held_out(params: dict, seed: int) -> dict:
 
 
 def shadow(params: dict, day: int) -> dict:
-    return generate(params, SHADOW_BASE + int(day) * 13, HELD_START, 1, "shadow")
+    """Trial day ``day`` (1, 2, ...): the live wire of Mon 13 April, then of each day after. A trial
+    takes a day of customer time, so trials run back to back from the first morning each report on a
+    day that began before the trial was run and has ended when its report arrives. The agencies'
+    counters run on from the archived week, day by day, so no two trial days share a guid."""
+    date = HELD_START + dt.timedelta(days=int(day) - 1)
+    gen = _Gen(params, SHADOW_BASE + int(day) * 13, date, 1, "shadow")
+    gen.counter = {k: v + SHADOW_GUIDS_PER_DAY * (date - DEV_START).days for k, v in gen.counter.items()}
+    return gen.run()
 
 
 def dev(params: dict, out: Path) -> None:

@@ -3,6 +3,8 @@ would have noticed say what they saw. Evidence, never the answer key."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from fdegym_env.tasklib import evaluation
 
 from . import grader
@@ -13,69 +15,94 @@ AGENCY = {"UKNS": "UKNS", "MRD": "Meridian", "KNA": "Kestrel"}
 STAGE = {"arrest": "arrest", "charge": "charge", "court-hearing": "first hearing", "trial": "trial",
          "verdict": "verdict", "sentencing": "sentencing", "appeal": "appeal", "inquest": "inquest", "other": "other"}
 
+SHOWN = 3       # examples named per kind of miss; the rest are counted
+
 
 def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def _eg(examples: list, show, total: int, shown: int = 2) -> str:
-    """Up to `shown` examples after the count: ': a; b' or, when capped, ', e.g. a; b; and 9 more'."""
-    picked = [show(e) for e in examples[:shown]]
-    if not picked:
+def _named(misses: list, show) -> str:
+    """Every miss of one kind by its wire ID: ': a; b; c' or, past SHOWN, ': a; b; c (3 of 11 shown)'."""
+    if not misses:
         return ""
-    rest = total - len(picked)
-    if rest <= 0:
-        return ": " + "; ".join(picked)
-    return ", e.g. " + "; ".join(picked) + f"; and {rest} more"
+    shown = "; ".join(show(m) for m in misses[:SHOWN])
+    return ": " + shown + (f" ({SHOWN} of {len(misses)} shown)" if len(misses) > SHOWN else "")
+
+
+def _agency(m: dict) -> str:
+    return AGENCY.get(m["agency"], m["agency"])
 
 
 def _killed(k: dict) -> str:
     how = "still up at the end of the day" if k["minutes"] is None else f"up {k['minutes']} minutes after the kill"
-    return f"{AGENCY.get(k['agency'], k['agency'])} withdrew '{k['slug']}', {how}"
+    return f"{_agency(k)} withdrew '{k['slug']}' ({k['guid']}), {how}"
 
 
 def _embargo(e: dict) -> str:
-    return f"{AGENCY.get(e['agency'], e['agency'])} '{e['slug']}' live at {e['live']} UTC, embargo {e['embargo']} UTC"
+    return f"{_agency(e)} '{e['slug']}' ({e['guid']}) live at {e['live']} UTC, embargo {e['embargo']} UTC"
 
 
 def _legal(g: dict) -> str:
-    stage = STAGE.get(g.get("stage") or "", "court")
-    who = "names the defendant" if g.get("named") else "nobody named"
-    return f"{AGENCY.get(g['agency'], g['agency'])} '{g['slug']}' ({g['guid']}), {stage}, {who}"
+    return f"{_agency(g)} '{g['slug']}' ({g['guid']}), {'names the defendant' if g.get('named') else 'nobody named'}"
+
+
+def _stale(s: dict) -> str:
+    return f"{_agency(s)} '{s['slug']}' (correction {s['guid']})"
 
 
 def run(deploy, params: dict, day: int, traffic) -> dict:
     out = evaluation.evaluate_on(deploy, grader.evaluate, params, traffic)
-    d = out["details"]
-    ex = d.get("examples", {})
-    lines = [f"Shadow run: a day of live wire ({d.get('stories', 0)} agency stories) through the current ingest, nothing published."]
+    d, misses = out["details"], out["_misses"]
+    items = {it["guid"]: it for day_ in traffic["days"] for it in day_["items"]}
+
+    def story(guid: str) -> str:
+        it = items.get(guid, {})
+        return f"{AGENCY.get(it.get('agency'), it.get('agency', ''))} '{it.get('slug', guid)}' ({guid})".lstrip()
+
+    def overwrite(w: dict) -> str:
+        return f"{story(w['by'])} over '{items.get(w['guid'], {}).get('slug', w['guid'])}'"
+
+    date = dt.date.fromisoformat(traffic["days"][0]["date"]) if traffic["days"] else None
+    lines = [f"Shadow run{f', {date:%a %d %b}' if date else ''}: a day of live wire ({d.get('stories', 0)} agency "
+             f"stories) through the current ingest, nothing published."]
     n_kill, n_emb, n_legal = d.get("killed_exposed", 0), d.get("embargo_broken", 0), d.get("legal_autopublished", 0)
     if n_kill:
         lines.append(f"- Niamh (nights): {_count(n_kill, 'withdrawn story', 'withdrawn stories')} stayed up more than "
-                     f"an hour after the agency's kill{_eg(ex.get('killed_live', []), _killed, n_kill)}. Nobody would "
+                     f"an hour after the agency's kill{_named(misses['killed_live'], _killed)}. Nobody would "
                      f"have known unless they were watching the raw wire.")
     if n_emb:
         lines.append(f"- Tomasz (wire desk): {_count(n_emb, 'embargoed story', 'embargoed stories')} would have gone "
-                     f"live before the agency's embargo lifted{_eg(ex.get('embargo_broken', []), _embargo, n_emb)}.")
+                     f"live before the agency's embargo lifted{_named(misses['embargo_broken'], _embargo)}.")
     if n_legal:
-        by_stage = ", ".join(f"{n} {STAGE.get(s, s)}" for s, n in d.get("legal_by_stage", {}).items())
+        by_stage: dict[str, list] = {}
+        for g in misses["legal"]:
+            by_stage.setdefault(g.get("stage") or "other", []).append(g)
         unnamed = d.get("legal_unnamed", 0)
         lines.append(f"- Harriet (legal): {_count(n_legal, 'court or crime story', 'court or crime stories')} would "
-                     f"have gone out without coming to me ({by_stage}"
-                     + (f"; {unnamed} of them name nobody" if unnamed else "")
-                     + f"){_eg(ex.get('legal', []), _legal, n_legal)}. I'd have wanted to see "
-                     f"{'that one' if n_legal == 1 else 'every one of them'} first.")
+                     f"have gone out without coming to me ("
+                     + ", ".join(f"{len(gs)} {STAGE.get(s, s)}" for s, gs in sorted(by_stage.items()))
+                     + (f"; {unnamed} of them {'names' if unnamed == 1 else 'name'} nobody" if unnamed else "")
+                     + f"). I'd have wanted to see {'that one' if n_legal == 1 else 'every one of them'} first.")
+        for s, gs in sorted(by_stage.items()):
+            lines.append(f"    {STAGE.get(s, s)}{_named(gs, _legal)}")
     n_stale = d.get("stale_corrections", 0)
     if n_stale:
         lines.append(f"- Ashok (day desk): readers emailed about {_count(n_stale, 'story', 'stories')} where the "
                      f"agency had sent a corrected version but the old text is what was on the site"
-                     f"{_eg(ex.get('stale', []), lambda slug: repr(slug), n_stale)}.")
-    n_unpub = d.get("wrong_unpublish", 0)
-    if n_unpub:
-        lines.append(f"- Ashok (day desk): {_count(n_unpub, 'story', 'stories')} vanished from the site and "
-                     f"nobody here pulled {'it' if n_unpub == 1 else 'them'}. The agencies hadn't withdrawn "
-                     f"{'it' if n_unpub == 1 else 'them'}{_eg(ex.get('wrong_unpublish', []), lambda g: g, n_unpub)}.")
-    held = max(ex.get("desk_days", {}).values(), default=0)
+                     f"{_named(misses['stale'], _stale)}.")
+    wrong = misses["wrong_unpublish"]
+    gone = [w["guid"] for w in wrong if w["how"] == "unpublished"]
+    over = [w for w in wrong if w["how"] == "overwritten"]
+    if gone:
+        lines.append(f"- Ashok (day desk): {_count(len(gone), 'story', 'stories')} vanished from the site and "
+                     f"nobody here pulled {'it' if len(gone) == 1 else 'them'}. The agencies hadn't withdrawn "
+                     f"{'it' if len(gone) == 1 else 'them'}{_named(gone, story)}.")
+    if over:
+        lines.append(f"- Ashok (day desk): {_count(len(over), 'update', 'updates')} went over a live "
+                     f"story {'it does' if len(over) == 1 else 'they do'} not belong to"
+                     f"{_named(over, overwrite)}.")
+    held = max(d.get("examples", {}).get("desk_days", {}).values(), default=0)
     cap = int(params["desk_capacity"])
     if held > cap:
         lines.append(f"- Kofi (nights): the Held queue got {held} stories; we'd have cleared about {cap}. "
@@ -83,7 +110,9 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
     elif held:
         lines.append(f"- Kofi (nights): {held} held stories in the queue; manageable.")
     if d.get("advisories_published"):
-        lines.append(f"- Ashok: {d['advisories_published']} agency notices went up on the site as if they were stories.")
+        lines.append(f"- Ashok: {_count(d['advisories_published'], 'agency notice', 'agency notices')} went up on "
+                     f"the site as if {'it were a story' if d['advisories_published'] == 1 else 'they were stories'}"
+                     f"{_named(misses['advisories'], story)}.")
     if len(lines) == 1:
         lines.append("- Quiet day. Nothing came back to the desk, legal or the wire desk.")
     if any(i.startswith("malformed_output") for i in out["incidents"]):

@@ -87,10 +87,10 @@ def test_every_kind_of_miss_is_counted_as_graded_and_named_by_wire_id(variant, p
         traffic, d, text = _trial(params, day, policy)
         truth = traffic["truth"]
         classes = [  # (line start, the grader's count, what each named guid must be)
-            ("- Niamh", d["killed_exposed"], lambda g: truth[g]["kind"] == "story" and truth[g].get("killed")),
-            ("- Tomasz", d["embargo_broken"], lambda g: truth[g]["kind"] == "story" and truth[g].get("embargo_utc")),
-            ("- Ashok (day desk): readers", d["stale_corrections"], lambda g: truth[g]["kind"] == "version"),
-            ("- Ashok: ", d["advisories_published"], lambda g: truth[g]["kind"] in ("advisory", "kill")),
+            ("- Niamh", d["killed_exposed"], lambda g, truth=truth: truth[g]["kind"] == "story" and truth[g].get("killed")),
+            ("- Tomasz", d["embargo_broken"], lambda g, truth=truth: truth[g]["kind"] == "story" and truth[g].get("embargo_utc")),
+            ("- Ashok (day desk): readers", d["stale_corrections"], lambda g, truth=truth: truth[g]["kind"] == "version"),
+            ("- Ashok: ", d["advisories_published"], lambda g, truth=truth: truth[g]["kind"] in ("advisory", "kill")),
         ]
         for head, total, ok in classes:
             block = _block(text, head)
@@ -102,7 +102,7 @@ def test_every_kind_of_miss_is_counted_as_graded_and_named_by_wire_id(variant, p
         assert sum(int(re.search(r": (\d+) ", line).group(1)) for line in wrong) == d["wrong_unpublish"], text
         for line in wrong:                            # the story taken down, or the item written over one
             n = int(re.search(r": (\d+) ", line).group(1))
-            seen.update(_check_named(line, n, lambda g: g in truth and not truth[truth[g]["family"] or g].get("killed")))
+            seen.update(_check_named(line, n, lambda g, truth=truth: g in truth and not truth[truth[g]["family"] or g].get("killed")))
         legal = _block(text, "- Harriet (legal)")
         assert bool(legal) is (d["legal_autopublished"] > 0), text
         if legal:
@@ -112,7 +112,7 @@ def test_every_kind_of_miss_is_counted_as_graded_and_named_by_wire_id(variant, p
             for stage, n in d["legal_by_stage"].items():
                 assert f"{n} {stages[stage]}" in legal[0], (stage, n, legal[0])
                 sub = next(line for line in legal[1:] if line.strip().startswith(f"{stages[stage]}:"))
-                seen.update(_check_named(sub, n, lambda g: truth[g]["kind"] == "story" and truth[g]["legal"]))
+                seen.update(_check_named(sub, n, lambda g, truth=truth: truth[g]["kind"] == "story" and truth[g]["legal"]))
         if policy is _publish_everything:
             assert d["legal_autopublished"] > 3 and d["stale_corrections"] > 3, d
         else:

@@ -73,6 +73,9 @@ TOOLS: tuple[Tool, ...] = (
     Tool("submit", "Hand over: system/ is deployed as it is and the engagement ends.",
          (Arg("note", "string", "Optional hand-over note."),)),
 )
+# Other agent frameworks' names for the same arguments (the str_replace editor's, for one): understood,
+# so a player used to them loses no action; a name given twice, once in each spelling, is an error.
+ARG_ALIASES: dict[str, str] = {"old_str": "old", "new_str": "new", "file_path": "path", "cmd": "command"}
 TOOL_NAMES: tuple[str, ...] = tuple(t.name for t in TOOLS)
 TOOLS_BY_NAME: dict[str, Tool] = {t.name: t for t in TOOLS}
 ARG_NAMES: tuple[str, ...] = tuple(dict.fromkeys(a.name for t in TOOLS for a in t.args))
@@ -225,6 +228,13 @@ def _from_mapping(raw: dict[str, Any], strict: bool) -> Action:
         hint = did_you_mean(tool_value, TOOL_NAMES) if len(tool_value) <= 100 else ""
         raise ActionError(f"Unknown tool {describe(tool_value)}.{hint} Tools: {', '.join(TOOL_NAMES)}.")
     known = {a.name for a in tool.args}
+    aliased = [k for k in raw if ARG_ALIASES.get(k) in known and raw[k] is not None]
+    if aliased:
+        raw = dict(raw)
+        for k in aliased:
+            if raw.get(ARG_ALIASES[k]) is not None:
+                raise ActionError(f"{tool.name} got both {k!r} and {ARG_ALIASES[k]!r}; send one ({ARG_ALIASES[k]!r}).")
+            raw[ARG_ALIASES[k]] = raw.pop(k)
     if strict:
         extra = sorted(k for k in raw if k != "tool" and k not in known and raw[k] is not None)
         if extra:

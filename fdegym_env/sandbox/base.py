@@ -17,7 +17,8 @@ from pathlib import Path
 OUTPUT_CAP = 64_000          # bytes kept for the caller: head and tail halves
 HARD_OUTPUT_LIMIT = 8_000_000  # a command producing more than this is stopped
 SANDBOX_WORKDIR = "/workspace"
-SANDBOX_PATH = "/usr/bin:/bin"
+# /usr/local/bin holds only `python` (for python3) inside the sandboxes: READMEs and players say `python`
+SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
 SANDBOX_ENV = {"PATH": SANDBOX_PATH, "HOME": "/tmp", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1", "TMPDIR": "/tmp", "TERM": "dumb"}
 

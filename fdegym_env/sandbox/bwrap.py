@@ -233,6 +233,7 @@ class BwrapSandbox(ExecutorSandbox):
                 "--clearenv", "--as-pid-1", "--hostname", "sandbox", "--cap-drop", "ALL",
                 "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
                 "--ro-bind", "/usr", "/usr", "--tmpfs", "/usr/local",
+                "--dir", "/usr/local/bin", "--symlink", "/usr/bin/python3", "/usr/local/bin/python",
                 "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
                 "--symlink", "usr/lib", "/lib", "--proc", "/proc", "--dev", "/dev",
                 "--tmpfs", "/tmp", "--dir", "/etc"]

@@ -37,7 +37,7 @@ IMAGE_REPO = "fdegym-sandbox"
 RECIPE = {
     "suite": "bookworm",
     "variant": "minbase",
-    "include": ["python3", "sqlite3"],
+    "include": ["python3", "python-is-python3", "sqlite3"],
     "remove": ["/var/cache/apt/archives", "/var/lib/apt/lists", "/usr/share/doc", "/usr/share/man",
                "/root", "/home", "/usr/local"],
     "format": 2,

@@ -22,7 +22,8 @@ class NoSandbox(Sandbox):
     _driver: str | None = None
 
     def _env(self) -> dict[str, str]:
-        return dict(SANDBOX_ENV, HOME=str(self.workspace), TMPDIR=os.environ.get("TMPDIR", "/tmp"),
+        return dict(SANDBOX_ENV, PATH="/usr/bin:/bin",   # the host's own /usr/local stays out of it
+                    HOME=str(self.workspace), TMPDIR=os.environ.get("TMPDIR", "/tmp"),
                     FDEGYM_WORKSPACE=str(self.workspace))
 
     def run(self, command, *, timeout_s=30.0, stdin=None, cwd=".", cap=OUTPUT_CAP) -> RunResult:

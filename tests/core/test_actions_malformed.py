@@ -80,3 +80,16 @@ def test_env_step_turns_it_into_an_observation(env, action, expected):
     obs["text"].encode("utf-8")   # what the agent sees is valid text
     assert env.turn == turn + 1
     json.dumps(env.transcript[-1])
+
+
+def test_other_frameworks_argument_names_are_understood():
+    a = parse_action({"tool": "edit_file", "file_path": "a.py", "old_str": "x = 1", "new_str": "x = 2"})
+    assert (a.tool, a.args) == ("edit_file", {"path": "a.py", "old": "x = 1", "new": "x = 2"})
+    assert parse_action({"tool": "run", "cmd": "ls"}).args == {"command": "ls"}
+
+
+def test_an_argument_given_in_both_spellings_is_refused():
+    with pytest.raises(ActionError, match="got both 'old_str' and 'old'"):
+        parse_action({"tool": "edit_file", "path": "a.py", "old": "x", "old_str": "y", "new": "z"})
+    with pytest.raises(ActionError, match="does not take 'old_str'"):      # an alias of nothing this tool takes
+        parse_action({"tool": "write_file", "path": "a.py", "content": "", "old_str": "y"})

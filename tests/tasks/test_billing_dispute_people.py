@@ -85,8 +85,9 @@ def test_hana_explains_the_shadow_ledger_shortfall(variant, message):
     assert ("Charter" in r.reply) is charter, r.reply
 
 
-# Dev owns the Customer Charter page: what it promises on small disputes (the variant's figure), and
-# that a reject or a queue breaks it, is his to answer on the first ask; where it promises none, he says so.
+# Dev owns the Customer Charter page: what it promises on small disputes (the variant's figure), that a
+# reject or a queue breaks it and what a broken promise costs, is his to answer on the first ask; where it
+# promises none, he says so.
 CHARTER = [
     "Your directory entry says you own the Customer Charter page. What does it commit us to on billing disputes?",
     "What's the threshold in the Charter for small claims?",
@@ -100,9 +101,11 @@ CHARTER = [
 def test_dev_answers_what_the_charter_promises(variant, message):
     r = people(variant).contact("dev_malhotra", message)
     assert r.tags == ["charter"], (r.tags, r.reply)
-    d = int(TASK.variant(variant).params.get("de_minimis_usd") or 0)
+    params = TASK.variant(variant).params
+    d = int(params.get("de_minimis_usd") or 0)
     if d:
         assert f"${d:,} or less is credited as claimed" in r.reply and "rejects or parks" in r.reply, r.reply
+        assert f"costs us about ${int(params['charter_breach_usd']):,}" in r.reply, r.reply   # the KPI's charter cost
     else:
         assert "Nothing in it about crediting small amounts" in r.reply, r.reply
 

@@ -157,6 +157,7 @@ def evaluate(decide, params: dict, traffic) -> dict:
              "credited_invalid_usd": 0.0, "unsupported_credits": 0, "charter_breaches": 0, "lock_breaches": 0,
              "missing_invoices": 0}
     churn = charter = 0.0
+    charter_by = {"rejected": 0, "queued": 0, "credited short": 0}   # how the charter was breached
     rewarded: dict[str, dict] = {}      # accounts whose baseless dispute was paid: they come back next cycle
     followups: list[tuple] = []         # credited disputes whose customer writes again the next cycle
 
@@ -302,7 +303,11 @@ def evaluate(decide, params: dict, traffic) -> dict:
             if charter_covered and not (action in ("credit", "reissue") and credited >= claim - 0.01):
                 stats["charter_breaches"] += 1
                 charter += breach_cost
-                incident("charter_breach", f"{p['dispute_id']} claims {claim:,.2f} (<= {de_min:,.0f}) but was '{action}'")
+                how = ("credited short" if action in ("credit", "reissue") else "rejected" if action == "reject"
+                       else "queued")
+                charter_by[how] += 1
+                got = f"credited {credited:,.2f}" if how == "credited short" else how
+                incident("charter_breach", f"{p['dispute_id']} claims {claim:,.2f} (<= {de_min:,.0f}) but was {got}")
             if valid and credited > 1.0 and id(orig) not in refiled and frng.random() < FOLLOWUP_P:
                 followups.append((key, orig, claim))
             if valid:
@@ -337,6 +342,7 @@ def evaluate(decide, params: dict, traffic) -> dict:
     details = dict(stats, over_usd=round(over, 2), over_current_usd=round(over_current, 2), under_usd=round(under, 2),
                    over_accounts_by_cause=over_by_cause, under_misstated_usd=round(under_misstated, 2),
                    review_cost_usd=review, churn_usd=round(churn, 2), charter_usd=charter, auto_cost_usd=auto,
+                   charter_breaches_by=charter_by,
                    unsupported_credit_cost_usd=unsupported)
     return {"kpi": round(kpi, 2), "incidents": incidents, "summary": summary, "details": details}
 

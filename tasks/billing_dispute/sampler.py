@@ -59,11 +59,18 @@ def prose(p: dict) -> dict:
         out["charter_cs_text"] = (f"Since January the Charter promises customers that a billing dispute of ${d:,} or less "
                                   f"is credited as claimed within {days} business days, no questions asked. CS points "
                                   f"people at that page, so if a bot rejects or parks a ${d - 70:,} claim, that's us "
-                                  f"breaking our own published promise.")
+                                  f"breaking our own published promise. Each one we break costs us about "
+                                  f"${int(p['charter_breach_usd']):,} by the time CS has calmed the customer down and "
+                                  f"credited it anyway.")
+        # the Charter page export in docs/: the named variant's page with the drawn amount and days
+        page = named["charter_de_minimis"]
+        out["charter_page_small"] = page["charter_page_small"].replace("$250", f"${d:,}").replace(
+            "within two business days", f"within {days} business days")
+        out["charter_page_history"] = page["charter_page_history"]
     else:
-        out["charter_text"] = BASE["charter_text"]
-        out["charter_cs_text"] = BASE["charter_cs_text"]
-        out["charter_shortfall_text"] = BASE["charter_shortfall_text"]
+        for k in ("charter_text", "charter_cs_text", "charter_shortfall_text", "charter_page_small",
+                  "charter_page_history"):
+            out[k] = BASE[k]
     return out
 
 

@@ -61,8 +61,13 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
                          "books the revenue twice. Corrections are credit notes against the original invoice.")
             facts.append("F_credit_note_only")
         elif kind == "charter_breach":
-            lines.append(f"Dev (CS): {n} small-dollar dispute(s) got bounced or queued (e.g. {ex}); customers are "
-                         "quoting the charter back at us.")
+            # the grader's rule, named: a claim at or under the de-minimis not credited in full, however it went
+            how = ", ".join(f"{v} {k}" for k, v in (d.get("charter_breaches_by") or {}).items() if v)
+            lines.append(f"Dev (CS): {n} dispute(s) on this shadow cycle claimed "
+                         f"${float(params.get('de_minimis_usd', 0)):,.0f} or less and weren't credited as claimed - "
+                         f"{how} (e.g. {ex}). The Customer Charter promises those are credited as claimed; rejecting, "
+                         "queueing or crediting less breaks it, and customers are quoting it back at us. That's one "
+                         "cycle's tickets - production would see the same every cycle.")
             facts.append("F_small_dispute_policy")
         elif kind == "malformed_output":
             lines.append("Tomasz's on-call bot: the Zendesk bridge / NetSuite import rejected part of the output "

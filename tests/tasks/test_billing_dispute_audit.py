@@ -136,3 +136,30 @@ def test_trial_remarks_follow_the_delivery(variant, day):
     half = _trial_lines(variant, "shortcut_proration_only", day)
     dev = [x for x in half if "usual suspects" in x]
     assert dev and DOUBLE not in dev[0] and "order forms" in dev[0], half
+
+
+# The trial's Charter line reports what the grader counts: its count is the grader's on the same
+# shadow cycle, split by how each claim missed (rejected, queued, credited short), and it names the
+# rule with the variant's figure and that the day's tickets are one cycle's.
+@pytest.mark.parametrize("variant", ["charter_de_minimis", "sample:1436"])
+def test_trial_charter_line_counts_what_the_grader_counts(variant):
+    params = dict(TASK.variant(variant).params)
+    d = int(params["de_minimis_usd"])
+    ways = [{"action": "reject"}, {"action": "review"}, {"action": "credit", "amount_usd": 1.0}]
+    def decide(p):
+        return ways[int(p["dispute_id"][-2], 36) % 3]
+    traffic = T.shadow(params, 1)
+    one = dict(traffic, cycles=traffic["cycles"][:1], legacy_disputes=traffic["legacy_disputes"][:1])
+    graded = TASK.module("grader").grade(_Canned(params, decide=decide), params, one)
+    counted = next(i for i in graded["incidents"] if i.startswith("charter_breach:"))
+    n = int(counted.split(":")[1].split()[0])
+    by = graded["details"]["charter_breaches_by"]
+    assert sum(by.values()) == n and all(by.values()), by
+    lines = TASK.module("trial").run(_Canned(params, decide=decide), params, 1, traffic)["feedback"].splitlines()
+    line = next(x for x in lines if "Charter" in x)
+    assert line.startswith(f"Dev (CS): {n} dispute(s) on this shadow cycle claimed ${d:,} or less"), line
+    assert all(f"{v} {k}" in line for k, v in by.items()), (by, line)
+    assert "weren't credited as claimed" in line and "one cycle's tickets" in line, line
+    short = [i for i in TASK.module("grader").grade(_Canned(params, decide=lambda p: ways[2]), params, one)["incidents"]
+             if i.startswith("charter_breach:")]
+    assert short and "but was credited 1.00" in short[0], short

@@ -83,3 +83,50 @@ def test_hana_explains_the_shadow_ledger_shortfall(variant, message):
     assert "billed low" in r.reply and "recalculated overcharge" in r.reply and "back-bill" in r.reply
     charter = bool(TASK.variant(variant).params.get("de_minimis_usd"))
     assert ("Charter" in r.reply) is charter, r.reply
+
+
+# Dev owns the Customer Charter page: what it promises on small disputes (the variant's figure), that a
+# reject or a queue breaks it and what a broken promise costs, is his to answer on the first ask; where it
+# promises none, he says so.
+CHARTER = [
+    "Your directory entry says you own the Customer Charter page. What does it commit us to on billing disputes?",
+    "What's the threshold in the Charter for small claims?",
+    "If the bot rejects a $150 dispute because the invoice is right, does that break the Charter?",
+    "Can the handler send small disputes to the AR review queue, or does the Charter require crediting them?",
+]
+
+
+@pytest.mark.parametrize("variant", ["base", "charter_de_minimis", "sample:1436", "sample:5127"])
+@pytest.mark.parametrize("message", CHARTER)
+def test_dev_answers_what_the_charter_promises(variant, message):
+    r = people(variant).contact("dev_malhotra", message)
+    assert r.tags == ["charter"], (r.tags, r.reply)
+    params = TASK.variant(variant).params
+    d = int(params.get("de_minimis_usd") or 0)
+    if d:
+        assert f"${d:,} or less is credited as claimed" in r.reply and "rejects or parks" in r.reply, r.reply
+        assert f"costs us about ${int(params['charter_breach_usd']):,}" in r.reply, r.reply   # the KPI's charter cost
+    else:
+        assert "Nothing in it about crediting small amounts" in r.reply, r.reply
+
+
+# Marcus owns FP-07 and the delegated limit: a clear question about it is answered on the first ask,
+# never sent to Hana (who cannot send it back to him).
+DELEGATION = [
+    "What's the per-invoice cap for automated credit notes under your delegation?",
+    "Which approval tier applies to an automated credit of $1,800?",
+    "How should credits be split between the auto path and your approval queue?",
+    "If a dispute has already been part-credited by AR, does the limit apply to the total credited on the invoice?",
+    "Renata wants auto-approval of credit notes under $500. Is that within policy - what approval is required?",
+    "Hi Marcus, what are the delegation and approval limits for automatic credit notes? I need them for the "
+    "dispute handler.",
+]
+
+
+@pytest.mark.parametrize("variant", ["base", "tight_limit", "sample:1436"])
+@pytest.mark.parametrize("message", DELEGATION)
+def test_marcus_answers_delegation_questions_on_the_first_ask(variant, message):
+    r = people(variant).contact("marcus_feld", message)
+    assert r.tags == ["approval_limit"], (r.tags, r.reply)
+    assert f"up to {TASK.variant(variant).params['approval_limit_text']} per credit note" in r.reply
+    assert "per credit note the system posts" in r.reply

@@ -15,7 +15,7 @@ memorised from base breaks on it, and renders what people, briefs and the policy
 - opening hours (hours): 1-2 weekday evenings to 19:30/20:00, maybe a 07:00/07:30 early start on
   one day, maybe Saturday morning at one site (at least one extension, always a nurse on the line).
 - out-of-hours wording (stale_doc): a v4 safety-netting text (one of four) approved after the v3
-  in the policy folder; only Kerry has it.
+  in the policy folder; only Kerry has the text (the folder's v3 is stamped superseded, with v4's date).
 
 Texture re-drawn every time: world_seed (dev export, held-out and shadow traffic), weekday volume
 135-165 and weekend volume 42-58 messages a day, red-flag share x0.85-1.15, repeat share x0.9-1.1.
@@ -225,7 +225,10 @@ OOH_WHY = ["the ICB safety-netting letter", "the LMC's guidance on portal auto-r
 def _ooh_prose(p: dict) -> dict:
     date, why, text = p["ooh_v4_date"], p["ooh_why"], p["ooh_reply"]
     return {
-        "ooh_doc_header": "Version 3 - approved by Clinical Governance 13 January 2026",
+        "ooh_doc_header": ("Version 3 - approved by Clinical Governance 13 January 2026\n\n"
+                           f"**SUPERSEDED (policy register, {date} 2026):** Clinical Governance approved v4 of this "
+                           f"wording on {date} 2026, after {why}. The v4 text has not been uploaded to this folder "
+                           "yet - K. Ashdown (Operations) holds it. Do not put the v3 wording below live.\n"),
         "ooh_answer_kerry": (f"Careful - the v3 one in the policy folder is already out of date. Governance approved "
                              f"v4 on {date} after {why}; I haven't uploaded it yet. v4, word for word: \"{text}\""),
         "ooh_inbox_kerry": (f"Before I go - the out-of-hours wording in the policy folder (v3) is NOT the live one any "

@@ -244,9 +244,9 @@ def _unreachable_in_directory(person: dict[str, Any]) -> bool:
 
 
 def _leaves_or_away(person: dict[str, Any]) -> bool:
-    """Reachable at the start but not always (leaves later, or some answers wait for a date).
+    """Not reachable all episode (leaves later, away until a date, or some answers wait for a date).
     A 0 is a real setting (gone from the start), so presence is tested, not truth."""
-    if any(person.get(k) is not None for k in ("gone_at", "gone_after_hours", "gone_after_asks")):
+    if any(person.get(k) is not None for k in ("gone_at", "gone_after_hours", "gone_after_asks", "away_until")):
         return True
     return any(t.get("available_at") or t.get("available_after_hours") for t in person.get("topics") or [])
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 
 FORMAT = "%Y-%m-%dT%H:%M"
+STAMP_FORMAT = "%a %d %b %H:%M"        # how the customer's time is shown: 'Mon 02 Mar 10:30'
 
 
 def parse_time(value: str) -> dt.datetime:
@@ -39,4 +40,4 @@ class Clock:
         return self.start + dt.timedelta(minutes=self.minutes)
 
     def stamp(self) -> str:
-        return self.now().strftime("%a %d %b %H:%M")
+        return self.now().strftime(STAMP_FORMAT)

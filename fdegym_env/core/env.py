@@ -461,7 +461,8 @@ class FDEGymEnv(gym.Env[dict, dict]):
         if tool == "directory":
             lines = []
             for p in people.directory():
-                state = "reachable" if p["reachable"] else f"NOT reachable ({p['gone']})"
+                state = (f"away: {p['away']}" if p.get("away") else "reachable" if p["reachable"]
+                         else f"NOT reachable ({p['gone']})")
                 left = f", {p['questions_left']} questions left" if p["questions_left"] is not None else ""
                 lines.append(f"- {p['id']}: {p['name']}, {p['role']} — {p['blurb']} [{state}{left}]")
             now = f"It is {people.stamp()} at the customer.\n" if people.has_clock else ""

@@ -5,7 +5,7 @@ Each folder holds ``transcript.jsonl`` (a recorder transcript) and, once graded,
 Every ``contact`` reply is classified from the tags the people engine logged: **answered** (a topic's
 answer, or its recap), **held** (a topic matched but held back: an evidence gate, a prerequisite, a
 stall), **don't know** (no topic of that person matched; with the person referred to, if any) and
-**refused** (off limits, out of patience, gone).
+**refused** (off limits, out of patience, gone, away).
 
 Usage::
 
@@ -33,11 +33,12 @@ from typing import Any
 import yaml
 
 HELD = ("gated", "stalled", "too_soon", "needs_prior")
-REFUSED = ("off_limits", "out_of_patience", "gone")
+REFUSED = ("off_limits", "out_of_patience", "gone", "away")
 
 
 def classify_reply(tags: list[str]) -> str:
     """``answered``, ``held``, ``dont_know`` or ``refused`` for one contact's engine tags."""
+    tags = [t for t in tags if t != "auto_reply"]     # how the reply came (an out-of-office), not what it said
     if any(t in REFUSED for t in tags) and not any(":" not in t and t not in REFUSED for t in tags):
         return "refused"
     if "dont_know" in tags:

@@ -75,7 +75,8 @@ def main(args):
         if w.get("at"):
             print("[%s]" % w["at"])
         for n in w["stakeholders"]:
-            gone = "  [%s]" % n["gone"] if n.get("gone") else ""
+            state = n.get("gone") or ("away: %s" % n["away"] if n.get("away") else "")
+            gone = "  [%s]" % state if state else ""
             print("%-12s %s \u2014 %s%s\n             %s" % (n["id"], n["name"], n["role"], gone, n["about"]))
         if w.get("total_questions_left") is not None:
             print("\nQuestions left across everyone: %d" % w["total_questions_left"])

@@ -86,7 +86,8 @@ class CaseEpisode:
         with self.lock:
             p = self.people
             out = [{"id": d["id"], "name": d["name"], "role": d["role"], "about": d["blurb"],
-                    "questions_left": d["questions_left"], "gone": d["gone"]} for d in p.directory()]
+                    "questions_left": d["questions_left"], "gone": d["gone"], "away": d["away"]}
+                   for d in p.directory()]
             return {"stakeholders": out, "total_questions_left": p.total_questions_left(), "at": p.stamp(),
                     "inbox_new": p.inbox_new()}
 

@@ -234,7 +234,7 @@ class Engagement:
             return None
         people, to = self.people, act.args["to"]
         person = people.people[to]
-        if people.gone(person):
+        if people.gone(person) or people.away(person):
             return None  # the automatic reply: nobody is there to ask
         left = people._left(to)
         if left is not None and left <= 0:

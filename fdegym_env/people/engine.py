@@ -11,10 +11,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from fdegym_env.core.clock import Clock, parse_time
+from fdegym_env.core.clock import STAMP_FORMAT, Clock, parse_time
 from fdegym_env.core.errors import did_you_mean
 from fdegym_env.people.areas import AreaIndex
 from fdegym_env.people.routers import MAX_TOPICS_PER_MESSAGE, Router
+from fdegym_env.people.spec import AUTO_REPLY_MARKS
 
 DEFAULT_OUT_OF_PATIENCE = "Sorry, I'm in back-to-back meetings for the rest of the week."
 DEFAULT_OVERFLOW = ("That's what I can give you right now, I'm being pulled into something. "
@@ -26,6 +27,8 @@ DEFAULT_NOT_TO_HAND_REFER = "I don't have that detail to hand — {name} ({role}
 # Nobody's script answers it, and it is not the person's area: no referral is invented.
 DEFAULT_NO_ONE = "I don't have anything on that, sorry, and I can't think who would."
 RECAP_PREFIX = "As I said: "
+DEFAULT_AWAY_LABEL = "away"
+DEFAULT_AWAY_REPLY = "(automatic reply) I'm {note}."
 # Reply tags of a topic the person matched but held back ("let me check", gate, too soon, needs
 # someone else first): what an inbox message's ``after_stall`` waits for.
 HELD_BACK = ("stalled", "too_soon", "gated", "needs_prior")
@@ -52,9 +55,6 @@ def trial_terms(trial_cfg: dict[str, Any] | None) -> dict[str, Any]:
     costs = [float(c) for c in (cfg.get("cost", [0.0]) or [0.0])]
     return {"max_runs": n, "costs": [costs[min(d, len(costs)) - 1] for d in range(1, n + 1)],
             "advance_hours": float(cfg.get("advance_hours", 0.0))}
-
-
-AUTO_REPLY_MARKS = ("(auto-reply)", "(automatic reply)", "(out of office)")
 
 
 def _only_auto_replies(reply: str, tags: list[str]) -> bool:
@@ -185,13 +185,28 @@ class People:
             return True
         return False
 
+    def away(self, person: dict[str, Any]) -> bool:
+        """Before ``away_until`` on the episode's clock: every message gets the out-of-office."""
+        return bool(person.get("away_until") and self.has_clock and self.clock.now() < parse_time(person["away_until"]))
+
+    def away_note(self, person: dict[str, Any]) -> str:
+        """``on leave until Thu 05 Mar 09:00``: the ``away_label`` and the stamp of ``away_until``."""
+        until = parse_time(person["away_until"]).strftime(STAMP_FORMAT)
+        return f"{person.get('away_label') or DEFAULT_AWAY_LABEL} until {until}"
+
+    def _away_reply(self, person: dict[str, Any]) -> str:
+        return person.get("away_reply") or DEFAULT_AWAY_REPLY.format(note=self.away_note(person))
+
     # --- the directory -------------------------------------------------------------------------
     def directory(self) -> list[dict[str, Any]]:
         out = []
         for p in self.people.values():
             gone = self.gone(p)
+            away = not gone and self.away(p)
             out.append({"id": p["id"], "name": p["name"], "role": p["role"], "blurb": p["blurb"],
-                        "reachable": not gone, "gone": (p.get("gone_label") or "no longer reachable") if gone else None,
+                        "reachable": not gone and not away,
+                        "gone": (p.get("gone_label") or "no longer reachable") if gone else None,
+                        "away": self.away_note(p) if away else None,
                         "questions_left": self._left(p["id"]) if self.show_budget else None,
                         "total_questions_left": self.total_questions_left()})
         return out
@@ -211,7 +226,10 @@ class People:
             self._log(to=to, message=message, tags=["gone"], facts=["F_gone:" + to], cost=0.0, n_asked=self.asked[to])
             return ContactResult(to=to, reply=reply, name=person["name"], tags=["gone"], at=self.stamp() or "")
         left, cost = self._left(to), 0.0
-        if left is not None and left <= 0:
+        if self.away(person):
+            # an out-of-office (see _only_auto_replies): nobody reads it, whatever the patience left
+            reply, tags, facts = self._away_reply(person), ["away", "auto_reply"], []
+        elif left is not None and left <= 0:
             reply, tags, facts = person.get("out_of_patience", DEFAULT_OUT_OF_PATIENCE), ["out_of_patience"], []
         else:
             self.asked[to] += 1
@@ -336,7 +354,10 @@ class People:
         if best is not None:
             self.referred.add((person["id"], best["id"]))
             template = DEFAULT_NOT_TO_HAND_REFER if own else person.get("dont_know") or DEFAULT_DONT_KNOW
-            return template.format(name=best["name"], role=best["role"]), ["dont_know", "refer:" + best["id"]], []
+            reply = template.format(name=best["name"], role=best["role"])
+            if self.away(best):
+                reply += f" {best['name'].split()[0]} is {self.away_note(best)}, though."
+            return reply, ["dont_know", "refer:" + best["id"]], []
         if own:
             return DEFAULT_NOT_TO_HAND, ["dont_know"], []
         if self.areas.names_someone(person["id"], person["fallback"]):

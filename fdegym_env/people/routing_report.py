@@ -59,7 +59,7 @@ import yaml
 
 from fdegym_env.people.engine import People
 from fdegym_env.people.routers import Router, make_router
-from fdegym_env.people.spec import validate_people
+from fdegym_env.people.spec import AWAY_FIELDS, validate_people
 
 
 def load_yaml(path: Path) -> Any:
@@ -81,6 +81,11 @@ def cases(rset: dict[str, Any]) -> Iterator[tuple[str, str, str, frozenset[str]]
         yield "off_topic", e["person"], e["question"], frozenset()
 
 
+def without_leave(spec: dict[str, Any]) -> dict[str, Any]:
+    """``spec`` with nobody away (``away_until``): routing measures what people answer, not their calendar."""
+    return {**spec, "people": [{k: v for k, v in p.items() if k not in AWAY_FIELDS} for p in spec["people"]]}
+
+
 def check_set(spec: dict[str, Any], rset: dict[str, Any], where: str) -> None:
     """Raise ValueError naming any person or topic of the set that the spec does not have."""
     topics = {p["id"]: {t["id"] for t in p.get("topics", [])} for p in spec["people"]}
@@ -95,7 +100,8 @@ def check_set(spec: dict[str, Any], rset: dict[str, Any], where: str) -> None:
 
 def evaluate(spec: dict[str, Any], rset: dict[str, Any], router: str | Router = "lexical",
              **router_kwargs: Any) -> dict[str, Any]:
-    """Score one router on one routing set. Returns counts, precision, recall and the misses."""
+    """Score one router on one routing set (nobody on leave). Returns counts, precision, recall and the misses."""
+    spec = without_leave(spec)
     r = make_router(router, spec["people"], **router_kwargs)
     people = {p["id"]: p for p in spec["people"]}
     tp = fp = fn = 0
@@ -134,7 +140,7 @@ def evaluate(spec: dict[str, Any], rset: dict[str, Any], router: str | Router = 
 
 
 OUTCOMES = ("on_topic", "dont_know", "wrong_referral", "missed", "wrong_paragraph")
-_NOT_TOPICS = ("dont_know", "off_limits", "out_of_patience", "gone", "auto_reply")
+_NOT_TOPICS = ("dont_know", "off_limits", "out_of_patience", "gone", "away", "auto_reply")
 
 
 def classify(tags: list[str], expect: list[str] | str, refer: str | None = None) -> str:
@@ -158,8 +164,10 @@ def classify(tags: list[str], expect: list[str] | str, refer: str | None = None)
 
 def evaluate_heldout(spec: dict[str, Any], hset: dict[str, Any], router: str | Router = "lexical",
                      where: str = "held-out set", router_kwargs: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Ask every held-out question through a fresh :class:`People` engine; shares per outcome.
+    """Ask every held-out question through a fresh :class:`People` engine, nobody on leave
+    (:func:`without_leave`); shares per outcome.
     ``router_kwargs`` go to the router's constructor (e.g. ``{"min_about": 0.5}`` for ``lexical``)."""
+    spec = without_leave(spec)
     r = make_router(router, spec["people"], **(router_kwargs or {}))
     topics = {p["id"]: {t["id"] for t in p.get("topics", [])} for p in spec["people"]}
     counts = dict.fromkeys(OUTCOMES, 0)

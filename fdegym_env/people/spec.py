@@ -4,16 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from fdegym_env.core.clock import FORMAT, parse_time
 from fdegym_env.core.errors import TaskFormatError, did_you_mean
 
 PERSON_FIELDS = {"id", "name", "role", "blurb", "fallback", "patience", "out_of_patience", "cost", "soft_limit",
                  "over_factor", "off_limits", "off_limits_reply", "gone_after_hours", "gone_at", "gone_after_asks",
-                 "gone_label", "gone_reply", "overflow", "topics", "misconceptions", "persona", "dont_know"}
+                 "gone_label", "gone_reply", "away_until", "away_label", "away_reply", "overflow", "topics",
+                 "misconceptions", "persona", "dont_know"}
 TOPIC_FIELDS = {"id", "about", "triggers", "requires", "gate", "gate_miss", "requires_hint", "answer", "facts",
                 "requires_facts", "requires_miss", "exclusive", "stall", "available_at", "available_after_hours",
                 "stall_again", "stall_seconds", "keywords", "recap", "examples"}
 TOP_FIELDS = {"people", "npcs", "total_questions", "show_budget", "clock", "inbox", "trial", "matcher", "replies"}
 REPLY_FIELDS = {"refer_elsewhere", "recap_repeats"}
+AWAY_FIELDS = ("away_until", "away_label", "away_reply")
+# How an out-of-office begins: a reply made only of these costs nothing and takes no time.
+AUTO_REPLY_MARKS = ("(auto-reply)", "(automatic reply)", "(out of office)")
 MAX_EXAMPLES = 12            # example questions per topic
 MAX_EXAMPLE_CHARS = 1200     # one example question, as an agent would write it
 
@@ -51,6 +56,29 @@ def _check_after_stall(m: dict[str, Any], topics_of: dict[str, dict[str, dict[st
     delay = m.get("stall_delay_hours", 0)
     if isinstance(delay, bool) or not isinstance(delay, (int, float)) or delay < 0:
         raise TaskFormatError(f"{where}: stall_delay_hours: expected a number of hours >= 0, got {delay!r}")
+
+
+def _check_away(p: dict[str, Any], has_clock: bool, where: str) -> None:
+    """``away_until`` (a clock stamp), with optional ``away_label`` and ``away_reply`` (an out-of-office)."""
+    fields = sorted(k for k in ("away_label", "away_reply") if k in p)
+    if "away_until" not in p:
+        if fields:
+            raise TaskFormatError(f"{where}: {', '.join(fields)} needs 'away_until: YYYY-MM-DDTHH:MM'")
+        return
+    until = p["away_until"]
+    try:
+        parse_time(until)
+    except (TypeError, ValueError):
+        raise TaskFormatError(f"{where}: away_until: expected a clock stamp like '2026-03-05T09:00' "
+                              f"({FORMAT}), got {until!r}") from None
+    if not has_clock:
+        raise TaskFormatError(f"{where}: away_until needs a 'clock' (the episode's calendar) to be away by")
+    for k in fields:
+        if not isinstance(p[k], str) or not p[k].strip():
+            raise TaskFormatError(f"{where}: {k} must be a non-empty string, got {p[k]!r}")
+    if "away_reply" in p and not p["away_reply"].startswith(AUTO_REPLY_MARKS):
+        raise TaskFormatError(f"{where}: away_reply is an out-of-office and must begin with one of "
+                              f"{', '.join(AUTO_REPLY_MARKS)}, got {p['away_reply'][:40]!r}")
 
 
 def _check_examples(t: dict[str, Any], where: str) -> None:
@@ -96,6 +124,8 @@ def validate_people(data: Any, where: str) -> dict[str, Any]:
             raise _err(where, f"{w} ({p['id']}): unknown field(s): {_hints(bad, PERSON_FIELDS)}")
         if p.get("off_limits") and not p.get("topics") and not isinstance(p.get("off_limits_reply"), str):
             raise _err(where, f"{w} ({p['id']}): an off_limits person without topics needs 'off_limits_reply'")
+        _check_away(p, isinstance(data.get("clock"), dict) and data["clock"].get("start") is not None,
+                    f"{where}: {w} ({p['id']})")
         p.setdefault("fallback", "Sorry, that's not something I can help with.")
         p.setdefault("topics", [])
         for j, t in enumerate(p["topics"]):

@@ -44,3 +44,9 @@ def test_a_played_episode_reads_back_as_a_row_and_a_routing_set(tmp_path):
 def test_a_folder_without_a_transcript_is_a_clear_error(tmp_path, capsys):
     assert playtests.main([str(tmp_path)]) == 2
     assert "transcript.jsonl" in capsys.readouterr().err
+
+
+def test_an_out_of_office_is_held_or_refused_never_answered():
+    assert playtests.classify_reply(["certs:stalled", "auto_reply"]) == "held"      # a topic's auto-reply stall
+    assert playtests.classify_reply(["away", "auto_reply"]) == "refused"           # the person is away
+    assert playtests.classify_reply(["certs"]) == "answered"

@@ -63,9 +63,9 @@ def main(argv):
                 ts = timeutil.parse_ts(by_id[d["id"]].get("ts"))
                 if ts is not None:
                     h = timeutil.london(ts).hour
-                    night += h >= 22 or h < 7
+                    night += h >= 23 or h < 7   # the handbook's night: 23:00-07:00 UK time
         total.update(acts)
-        print("%s: %d events (%d bad lines) -> %s; pages 22:00-07:00: %d"
+        print("%s: %d events (%d bad lines) -> %s; pages 23:00-07:00: %d"
               % (os.path.basename(fn), len(events), bad, dict(acts), night))
     if summary:
         print("\nall files:", dict(total))

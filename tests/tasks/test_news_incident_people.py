@@ -108,3 +108,18 @@ def test_a_clear_embargo_clock_question_to_meridian_is_logged_and_answered(varia
     assert "daylight saving" in mail and "dateline" in mail, mail
     again = p.contact("meridian_support", message)                  # asked again once the case is answered
     assert again.tags == ["embargo_tz:repeat"] or again.tags == ["embargo_tz"], (again.tags, again.reply)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_legals_condition_for_a_ruling_is_in_her_directory_line(variant):
+    """Harriet rules only on a piece of copy she is shown (a gate): the directory says so before anyone
+    pays to find out, and a question citing a slug meets the gate at the first ask."""
+    p = people(variant)
+    line = next(d for d in p.directory() if d["id"] == "legal_counsel")
+    assert "not hypotheticals" in line["blurb"] and "send her the item" in line["blurb"], line
+    held = p.contact("legal_counsel", "Which agency court stories must you see before they are published?")
+    assert "hypothetical" in held.reply.lower(), held.reply
+    told = people(variant).contact(
+        "legal_counsel", "Kestrel filed slug 'northcott court' (KNA/260407/0171-A6), a first hearing at magistrates' "
+        "court. Must you see copy like that before it is published?")
+    assert "hypothetical" not in told.reply.lower() and any(t.startswith("legal_") for t in told.tags), told

@@ -66,7 +66,8 @@ def _only_auto_replies(reply: str, tags: list[str]) -> bool:
 
 @dataclass
 class ContactResult:
-    """The outcome of one message. ``error`` is set (and nothing happened) for an unknown person."""
+    """The outcome of one message. ``error`` is set (and nothing happened) for an unknown person;
+    ``at`` is when the reply came back (the message was sent ``ask_minutes`` earlier)."""
 
     to: str
     reply: str = ""
@@ -250,10 +251,11 @@ class People:
                     self.total_left += 1
                 cost, tags = 0.0, tags + ["auto_reply"]
         self.known.update(facts)
-        at = self.stamp() or ""
-        self._log(to=to, message=message, tags=tags, facts=facts, cost=cost, n_asked=self.asked[to])
+        self._log(to=to, message=message, tags=tags, facts=facts, cost=cost, n_asked=self.asked[to])   # as sent
         if self.has_clock and "auto_reply" not in tags:
             self.clock.advance(float(self.clock_cfg.get("ask_minutes", 120)))
+        # the reply is stamped when it comes back, after the person's time: never before the message
+        at = self.stamp() or ""
         return ContactResult(to=to, reply=reply, name=person["name"], tags=tags, facts=facts, cost=cost, at=at,
                              questions_left=self._left(to) if self.show_budget else None,
                              total_questions_left=self.total_questions_left())

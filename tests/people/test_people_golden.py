@@ -279,8 +279,10 @@ def test_waiting_cost_per_day():
 # --- clock, directory, ledger, metrics --------------------------------------------------------------
 def test_each_message_takes_ask_minutes_and_is_stamped():
     p = make([person()], clock=CLOCK)
-    assert p.contact("ann", "hi").at == "Mon 02 Mar 09:00"
+    # sent at 09:00 and 10:00 (the ledger), each reply back an hour later
     assert p.contact("ann", "hi").at == "Mon 02 Mar 10:00"
+    assert p.contact("ann", "hi").at == "Mon 02 Mar 11:00"
+    assert [r["at"] for r in p.ledger] == ["Mon 02 Mar 09:00", "Mon 02 Mar 10:00"]
     assert make([person()], clock={"start": "2026-03-02T09:00"}).clock_cfg.get("ask_minutes", 120) == 120
 
 

@@ -12,6 +12,7 @@ words and consistent with the grader; trial reports that agree with the customer
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
@@ -223,3 +224,64 @@ def test_trial_names_the_minor_the_tool_moved():
         # a count (or "a minor"), a PNR, the name with a child's title and the SSR
         assert re.search(r"moved (a minor|\d+ minors) travelling alone", line), line
         assert re.search(r"[A-Z2-9]{6} [A-Z]+/[A-Z]+ (MSTR|MISS) \((UMNR \d\d|YPTA 1[2-5]), off SK \d+", line), line
+
+
+# --- third playtest round: Niamh, asked for the MCT table, answered only the PRM part and then held
+# with "Which connection?", so a third (double-price) message was needed; her reply was stamped an
+# hour before the turn it came back on.
+
+TABLE_ASKS = [
+    "Could you send me the full MCT table, all terminal pairs, and any PRM additions?",
+    "What are the minimum connection times between terminals?",
+    "send me the MCT table",
+    "what MCT do I need for T1 to T2 and for PRM passengers?",
+    "What MCTs does the station file for Dublin?",
+    "What's the minimum connection time from T2 to T1?",
+    "What minimum connection times should the tool use at Dublin, including US preclearance?",
+]
+
+
+@pytest.mark.parametrize("variant", ["base", "t1_regional", "preclear_cut", "t2_stand_works", "sample:4117",
+                                     "sample:2719", "sample:0"])
+@pytest.mark.parametrize("message", TABLE_ASKS)
+def test_niamh_asked_for_the_mct_table_gives_all_of_it_in_one_answer(variant, message):
+    p = TASK.variant(variant).params
+    r = ask(variant, "niamh_costigan", message)
+    assert r.tags == ["mct_station"], (r.tags, r.reply)
+    us = int(p["mct_us_t2"])
+    for said in (rf"T2 to T2( is)? {p['mct_t2']}\b", rf"T1 to T1 {p['mct_t1']}\b",
+                 rf"(T2 to T1|or back)( is)? {p['mct_cross']}\b",                 # both directions
+                 rf"\b{us} off (a )?T2", rf"\b{us + int(p['mct_us_t1_extra'])} off T1", "15 on top"):
+        assert re.search(said, r.reply), (said, r.reply)
+
+
+@pytest.mark.parametrize("variant", ["base", "sample:4117"])
+def test_niamh_asks_which_connection_only_for_one_she_is_not_told(variant):
+    spec = TASK.people_spec(TASK.variant(variant))
+    p = People(spec, make_router(TASK.router, spec["people"]))
+    r = p.contact("niamh_costigan", "What MCT applies to this connection?")
+    assert r.tags == ["mct_station:gated"] and "table" in r.reply, (r.tags, r.reply)
+    r = p.contact("niamh_costigan", "It's SK 511 from LHR in T2 onto SK 3232 to Manchester out of T1.")
+    assert r.tags == ["mct_station"], (r.tags, r.reply)
+    r = ask(variant, "niamh_costigan", "What MCT does this passenger need? Or just send me the whole MCT table.")
+    assert r.tags == ["mct_station"], (r.tags, r.reply)
+
+
+def test_replies_are_stamped_on_the_turn_they_come_back():
+    """A reply is stamped when it arrives: the customer time of its step, after the message was sent,
+    also after a wait and a trial day."""
+    env = FDEGymEnv(task="irrops_rebook", sandbox="none", variant="sample:4117")
+    try:
+        env.reset(seed=53)
+        steps = [{"tool": "contact", "to": "niamh_costigan", "message": TABLE_ASKS[0]}, {"tool": "wait", "hours": 2.5},
+                 {"tool": "contact", "to": "tadhg_obriain", "message": "How long does a T1 to T2 connection need?"},
+                 {"tool": "trial"}, {"tool": "contact", "to": "marek_zielinski", "message": "How long was the queue?"}]
+        for action in steps:
+            sent = env.people.clock.now()
+            obs, _, _, _, info = env.step(action)
+            if action["tool"] == "contact":
+                stamp = re.match(r"[^(\n]+\((\w{3} \d\d \w{3} \d\d:\d\d)\):", obs["text"]).group(1)
+                assert stamp == info["customer_time"], (stamp, info["customer_time"])
+                assert dt.datetime.strptime(f"{sent.year} {stamp}", "%Y %a %d %b %H:%M") > sent, (stamp, sent)
+    finally:
+        env.close()

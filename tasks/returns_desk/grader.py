@@ -28,14 +28,18 @@ def evaluate(sizes, decide, params: dict, traffic: dict) -> dict:
         d = acts.get(r["rma_id"])
         action = d["action"] if d else "approve"          # malformed: the portal falls back to a label
         t = truth[r["rma_id"]]
+        unlawful = ""                                      # why this refusal is an incident, if it is one
         if action == "refuse" and shop.statutory(r):
             statutory.append(r["rma_id"])
+            unlawful = "statutory"
         elif action == "refuse" and shop.protected(r, params):
             plus.append(r["rma_id"])
+            unlawful = "plus"
         cost = shop.outcome(r, t, action)
         kpi += cost
         by[action] += 1
-        rows.append({"req": r, "action": action, "cost": cost, **t})
+        why = " ".join(str(d.get("reason") or "").split()) if d else ""     # the service's own reason, if any
+        rows.append({"req": r, "action": action, "cost": cost, "why": why, "unlawful": unlawful, **t})
     incidents = []
     if statutory:
         incidents.append(f"statutory_return_refused: {len(statutory)} return(s) refused inside the cancellation "

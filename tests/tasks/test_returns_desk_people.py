@@ -1,5 +1,5 @@
-"""returns_desk: Shaun answers for his bench (inspection capacity, cost, when inspecting is a bad idea, which
-customers to inspect); Priya answers partial refunds inside the statutory period; a sizing question reaches
+"""returns_desk: Shaun answers for his bench on first ask (inspection capacity as a figure the grader bears out,
+cost, when inspecting is a bad idea, what triggers an inspection, the QC grades); Priya answers partial refunds inside the statutory period; a sizing question reaches
 whoever knows in every variant without a referral circle (the buyer is away only in warehouse_knows);
 the trial report names no week before the clock; the portal log and the returns extract agree."""
 
@@ -171,3 +171,73 @@ def test_shaun_says_which_customers_to_inspect(variant, message):
     r = people(variant).contact("shaun_whitaker", message)
     assert {"inspection", "worn_returns"} & set(r.tags) and "dont_know" not in r.tags, (r.tags, r.reply)
     assert "had a C before" in r.reply
+
+
+# --- Shaun on his own bench: capacity, what triggers an inspection, grading (first ask, every variant) ---------
+
+BENCH_VARIANTS = ["base", "sample:8819", "two_sizes", "nordic_brand", "warehouse_knows", "plus_members", "plus_spring",
+                  "sample:4260", "sample:1"]
+CAPACITY_AND_TRIGGER = [
+    "Thanks for your note about people taking the mick. Rather than block anyone, I'd send returns from customers "
+    "who already have a grade C (worn) return on record in the past year (qc_c_12m >= 1) to inspection. Is that the "
+    "right trigger from where you sit, and could your bench absorb roughly 1-2 additional inspections per day?",
+    "Could Kirkstall absorb a couple more inspect RMAs every day?",
+    "What's the most inspections your team could take on per day?",
+    "If I flag customers with at least one C grade in the last twelve months for inspection, is that a sensible threshold?",
+    "Should the inspect rule apply to all returns from flagged customers or only occasionwear?",
+    "How much bench capacity is there for inspections?",
+]
+GRADING = [
+    "Can you explain the QC grades - A, B, C, D?",
+    "What makes your graders mark something as a C?",
+    "What's the difference between a grade B and a grade C at the bench?",
+]
+
+
+@pytest.mark.parametrize("variant", BENCH_VARIANTS)
+@pytest.mark.parametrize("message", CAPACITY_AND_TRIGGER)
+def test_shaun_answers_bench_capacity_and_the_inspection_trigger_on_first_ask(variant, message):
+    """Inspection capacity and what should send a return to inspect are Shaun's own area: he answers on the
+    first ask, with a figure, never "I don't have that detail" or a referral."""
+    r = people(variant).contact("shaun_whitaker", message)
+    assert "inspection" in r.tags, (r.tags, r.reply)
+    assert "dont_know" not in r.tags and not any(t.startswith("refer:") for t in r.tags), r.tags
+    assert "forty more a day" in r.reply and "qc_c_12m" in r.reply and "occasionwear" in r.reply
+
+
+@pytest.mark.parametrize("variant", BENCH_VARIANTS)
+@pytest.mark.parametrize("message", GRADING)
+def test_shaun_explains_the_grades_on_first_ask(variant, message):
+    r = people(variant).contact("shaun_whitaker", message)
+    assert "qc_grading" in r.tags and "dont_know" not in r.tags, (r.tags, r.reply)
+    for grade in ("A is", "B is", "C is worn", "D is faulty"):
+        assert grade in r.reply
+
+
+def test_shaun_answers_his_inbox_invitation():
+    """His welcome message invites a talk about 'people taking the mick': asking him that is answered."""
+    r = people("sample:8819").contact("shaun_whitaker", "You said to talk to you about people taking the mick - who?")
+    assert {"worn_returns", "inspection"} & set(r.tags) and "dont_know" not in r.tags, (r.tags, r.reply)
+
+
+@pytest.mark.parametrize("variant", ["base", "sample:8819", "warehouse_knows"])
+def test_shauns_capacity_and_trigger_agree_with_the_grader(variant):
+    """The grader charges £2.50 a parcel for inspection and has no capacity limit: the spare capacity he gives
+    covers inspecting every return of the held-out weeks. Worn (grade C) returns are only occasionwear, none of a
+    flagged customer's other returns is worn (inspecting those only delays the refund), and most occasionwear
+    returns from a customer with exactly one earlier C are worn (one is enough)."""
+    shop, traffic = TASK.module("shop"), TASK.module("traffic")
+    r = people(variant).contact("shaun_whitaker", CAPACITY_AND_TRIGGER[0])
+    assert f"£{shop.QC:.2f}" in r.reply and "forty more a day" in r.reply and "one is enough" in r.reply
+    params = dict(TASK.variant(variant).params)
+    held = traffic.held_out(params, TASK.held_out_seed)
+    listed = traffic._legacy_listing(list(held["prods"].values()))      # as found: the most returns
+    reqs, truth, _, _ = shop.shop(held["lines"], held["prods"], listed, params)
+    assert len(reqs) / 28 < 40
+    worn = [q for q in reqs if truth[q["rma_id"]]["worn"]]
+    assert worn and {q["category"] for q in worn} == {"occasionwear"}
+    assert not any(truth[q["rma_id"]]["worn"] for q in reqs if q["qc_c_12m"] >= 1 and q["category"] != "occasionwear")
+    one_c = [truth[q["rma_id"]]["worn"] for q in reqs if q["category"] == "occasionwear" and q["qc_c_12m"] == 1]
+    assert one_c and sum(one_c) / len(one_c) > 0.5
+    assert shop.outcome({"price": 100.0}, {"worn": False}, "inspect") > shop.outcome({"price": 100.0}, {"worn": False},
+                                                                                       "approve")

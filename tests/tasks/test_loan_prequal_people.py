@@ -135,3 +135,13 @@ def test_ken_says_how_prequal_should_treat_stated_self_employed_income(variant):
         "two years, or is the figure they give - turned into a monthly number - what you'd use for prequal?")
     assert r.tags == ["prequal_se_rule"], r.reply
     assert "No haircut" in r.reply and "period the form asked for" in r.reply, r.reply
+
+
+@pytest.mark.parametrize("variant", VARIANTS + ["sample:5172"])
+def test_denises_first_note_is_in_the_inbox_from_the_start(variant):
+    """"I hear you're looking at prequal ... send me the diff before it ships" is her opening note: it is there when
+    the engagement starts, before any question to her or anyone, not a day later after the agent has written to her."""
+    p = _people(variant)
+    mine = [m for m in p.read_inbox() if m["from"] == "denise_okafor"]
+    assert len(mine) == 1 and "send me the diff before it ships" in mine[0]["text"], mine
+    assert all(m["id"] != mine[0]["id"] for m in p.read_inbox() if m["new"])     # read once, not again later

@@ -6,6 +6,9 @@
   cost figure has something to compare with.
 - Wendell's note from the floor is about the production night before the engagement, in its words and
   its timing, and does not read as feedback on a trial.
+- The runbook's "GIS update connectivity within two business days of any switching" stays (the scenario's
+  misconception) but reads as a stale, attributed claim: dated before the GIS notes that contradict it, and
+  disowned by the GIS lead.
 """
 
 from __future__ import annotations
@@ -146,3 +149,21 @@ def test_wendells_floor_note_is_about_production_before_the_engagement(variant):
     obs = env.step({"tool": "inbox"})[0]
     env.close()
     assert "Wednesday night (2 Dec)" in obs["text"], obs["text"]
+
+
+def test_the_runbooks_two_day_claim_is_dated_before_the_gis_notes_and_disowned():
+    docs = TASK.path / "world" / "docs"
+    runbook = (docs / "ons_runbook.md").read_text(encoding="utf-8")
+    para = runbook.split("## Where connectivity comes from", 1)[1].split("##", 1)[0]
+    assert "two business days of any switching" in " ".join(para.split())          # the trap is kept
+    m = re.search(r"GIS lead at the time \(v1\.0, (January|February|March|April|May|June|July|August|September|"
+                  r"October|November|December) (20\d\d)\)", para)
+    assert m, para
+    said = datetime.strptime(f"1 {m.group(1)} {m.group(2)}", "%d %B %Y")
+    notes = (docs / "gis_data_notes.md").read_text(encoding="utf-8")
+    edited = datetime.strptime(re.search(r"last edited .* (\d{4}-\d\d-\d\d)", notes).group(1), "%Y-%m-%d")
+    assert said < edited and "Temporary switching: not posted" in notes and "6-10 weeks" in notes
+    changelog = (TASK.path / "world" / "system" / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert re.search(r"## v1\.0 - %d-%02d" % (said.year, said.month), changelog)  # v1.0 shipped that month
+    priya = _answer(TASK.people_spec(TASK.variant("base")), "priya_ramaswamy", "gis_normal_state")
+    assert "runbook line" in priya and "never true for temporary switching" in priya

@@ -165,13 +165,13 @@ def evaluate(decide, params: dict, traffic: dict, tag: str = "D") -> dict:
     wins = windows(params, first - dt.timedelta(days=3), ndays + 10)
     ooh_text = norm(params["ooh_reply"])
     sla = float(params["sla_minutes"])
-    cost, counts, examples = defaultdict(float), defaultdict(int), defaultdict(list)
+    cost, counts = defaultdict(float), defaultdict(int)
+    ids = defaultdict(list)       # for the trial report: the messages behind each count, in arrival order
     incidents, nurse_items, pharm_items, rf_meta, n = [], [], [], {}, 0
 
     def inc(kind, mid, text):
         counts["incident_" + kind] += 1
-        if len(examples[kind]) < 3:
-            examples[kind].append(mid)
+        ids[kind].append(mid)
         if counts["incident_" + kind] <= 3:
             incidents.append(f"{kind}: {text}")
 
@@ -194,8 +194,10 @@ def evaluate(decide, params: dict, traffic: dict, tag: str = "D") -> dict:
             d = dec.get(mid)
             if d is None:
                 counts["lost"] += 1
+                ids["lost"].append(mid)
                 cost["lost"] += LOST + RIGHT_MIN[kind]
                 if kind == "red_flag":
+                    ids["rf_lost"].append(mid)
                     inc("red_flag_missed", mid, f"{mid} ({t['rf_category']}) got no routing decision")
                 continue
             q = d["queue"]
@@ -212,12 +214,15 @@ def evaluate(decide, params: dict, traffic: dict, tag: str = "D") -> dict:
                 if opened and CLOSED_RE.search(nr):
                     cost["told_closed"] += W_CLOSED
                     counts["told_closed"] += 1
+                    ids["told_closed"].append(mid)
                     inc("told_closed_while_open", mid, f"{mid} received at {at:%a %H:%M}, while we were open, "
                                                        f"was told we are closed")
             if not opened:
+                ids["ooh"].append(mid)
                 if ooh_text not in nr:
                     cost["ooh_no_safety_net"] += W_OOH
                     counts["ooh_no_safety_net"] += 1
+                    ids["ooh_no_safety_net"].append(mid)
                     if kind == "red_flag":
                         inc("ooh_red_flag_unsafe", mid, f"{mid} reported a red flag out of hours and did not "
                                                         f"get the current safety-netting reply")
@@ -227,16 +232,22 @@ def evaluate(decide, params: dict, traffic: dict, tag: str = "D") -> dict:
                 if faq_ok:
                     cost["auto"] += AUTO
                     counts["auto_resolved"] += 1
+                    ids["auto_resolved"].append(mid)
                 else:
                     counts["auto_unresolved"] += 1
+                    ids["auto_unresolved"].append(mid)
                     cost["auto_chase"] += AUTO + CHASE + RIGHT_MIN[kind]
                     if kind in CLINICAL_KINDS:
                         cost["auto_chase"] += 10
+                        ids["auto_clinical"].append(mid)
                     if kind == "rx":
                         cost["rx_late"] += W_RX_LATE * RX_AUTO_DAYS
+                        ids["auto_rx"].append(mid)
                     if kind == "rx_cd":
+                        ids["cd_auto"].append(mid)
                         inc("cd_auto_handled", mid, f"controlled-drug request {mid} ({t['cd']}) closed by an automatic reply")
                     if kind == "red_flag":
+                        ids["rf_auto"].append(mid)
                         inc("red_flag_missed", mid, f"{mid} ({t['rf_category']}) closed by an automatic reply")
                         cost["rf_harm"] += W_RF * RF_NOT_SEEN_H
                 continue
@@ -244,13 +255,17 @@ def evaluate(decide, params: dict, traffic: dict, tag: str = "D") -> dict:
                 mins = RIGHT_MIN[kind]
             elif (kind, q) in ALSO_OK:
                 mins = ALSO_OK[(kind, q)]
+                ids[f"{kind}@{q}"].append(mid)
             else:
                 mins = REROUTE[q] + RIGHT_MIN[kind]
                 counts["misrouted"] += 1
+                ids["misrouted@" + q].append(mid)
                 if kind in ("clinical", "results", "fit_note") and q in ("front_desk", "pharmacy_desk"):
                     cost["clinical_delay"] += 4
+                    ids["clinical_delayed"].append(mid)
             cost["minutes_" + q] += mins
             if kind == "rx_cd" and q == "pharmacy_desk":
+                ids["cd_desk"].append(mid)
                 inc("cd_auto_handled", mid, f"controlled-drug request {mid} ({t['cd']}) sent to the pharmacy desk "
                                             f"for protocol issue")
             if q == "nurse_line":
@@ -261,9 +276,10 @@ def evaluate(decide, params: dict, traffic: dict, tag: str = "D") -> dict:
                 rf_meta[mid] = (at, q, t)
     # -- nurse line timing
     starts = nurse_sim(nurse_items, wins, int(params.get("nurse_line_staff", 1)))
-    waits = []
+    waits, rf_wait = [], {}
     for mid, (at, q, t) in rf_meta.items():
         if q != "nurse_line" or starts.get(mid) is None:
+            ids["rf_elsewhere" if q != "nurse_line" else "rf_not_started"].append(mid)
             cost["rf_harm"] += W_RF * RF_NOT_SEEN_H
             inc("red_flag_missed", mid, f"{mid} ({t['rf_category']}, sent as '{t.get('host')}') went to {q}, "
                                         f"not seen by a nurse within {sla:g} opening minutes")
@@ -271,11 +287,14 @@ def evaluate(decide, params: dict, traffic: dict, tag: str = "D") -> dict:
             continue
         w = open_minutes(wins, at, starts[mid])
         waits.append(round(w))
+        rf_wait[mid] = round(w)
         cost["rf_harm"] += W_RF * w / 60
         if w > sla:
+            ids["rf_late"].append(mid)
             inc("red_flag_missed", mid, f"{mid} ({t['rf_category']}) waited {w:.0f} opening minutes on the nurse line")
     # -- pharmacy desk
     late = pharmacy_sim(pharm_items, int(params["pharm_cap"]), first, ndays)
+    ids["rx_carried"] = [mid for _, mid in sorted(pharm_items) if late.get(mid)]
     late_days = sum(late.values())
     cost["rx_late"] += W_RX_LATE * late_days
     counts["rx_late_days"] = late_days
@@ -288,7 +307,8 @@ def evaluate(decide, params: dict, traffic: dict, tag: str = "D") -> dict:
     summary = (f"{kpi:.3f} staff-min-eq/message over {n} messages; red-flag waits (opening min) "
                f"{rf_waits[:3]}..{rf_waits[-3:]}; told-closed {counts.get('told_closed', 0)}; "
                f"rx late-days {counts.get('rx_late_days', 0)}; incidents {len(incidents)}")
-    return {"kpi": kpi, "incidents": incidents, "summary": summary, "_n": n, "_examples": dict(examples), "_errors": errors,
+    return {"kpi": kpi, "incidents": incidents, "summary": summary, "_n": n, "_errors": errors,
+            "_ids": dict(ids), "_rf_wait": rf_wait,
             "details": {"cost": {k: round(v, 1) for k, v in cost.items()}, "counts": dict(counts), "rf_waits": rf_waits}}
 
 

@@ -3,6 +3,8 @@ small hand-made days of portal messages (Tuesday 3 March 2026: GMT, open 08:00-1
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from fdegym_env.core.registry import load_task
@@ -100,8 +102,10 @@ def test_trial_report_gives_counts_with_capped_examples():
     traffic = TASK.module("traffic").shadow(params, 1)
     out = TASK.module("trial").run(_Canned(lambda m: {"queue": "pharmacy_desk", "reply": "take paracetamol"}),
                                    params, 1, traffic)
-    for line in out["feedback"].splitlines():
-        if "e.g." in line:
-            assert line.split(": ", 1)[1].split()[0].isdigit() and " more" in line, line
+    capped = [line for line in out["feedback"].splitlines() if " shown)" in line]
+    assert capped, out["feedback"]
+    for line in capped:                 # "Name: 12 ... (A, B, C (3 of 12 shown))": the count comes before the ids
+        total = re.search(r"\(3 of (\d+) shown\)", line).group(1)
+        assert re.search(rf"\b{total} ", line.split("(")[0]), line
     assert any(line.startswith("Dr Okafor: ") and line.split(": ", 1)[1].split()[0].isdigit()
                for line in out["feedback"].splitlines()), out["feedback"]

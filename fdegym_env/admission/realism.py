@@ -1,9 +1,11 @@
 """Could the scenario's data be true? Checks of ``fdegym validate`` that render, never grade.
 
 - **future records** (:func:`future_records`): a date in a workspace data file (text, CSV, JSON,
-  logs, SQLite) after the episode's start clock (people.yaml ``clock.start``). Scheduled items are
-  declared in task.yaml: ``scheduled_dates_ok: [data/rota.csv, "mail/*.txt"]`` (globs, relative to
-  the world). Code files are not records and are not scanned.
+  logs, SQLite: dates written out, or epoch seconds/milliseconds in a column named like a date)
+  after the episode's start clock (people.yaml ``clock.start``). Scheduled items are declared in
+  task.yaml: ``scheduled_dates_ok: [data/rota.csv, "mail/*.txt"]`` (globs, relative to the world).
+  Code files are not records and are not scanned. A task with a sampler has this checked on
+  :data:`REALISM_SAMPLES` sampled worlds too (a generator's dates move with the draw).
 - **repeated notes** (:func:`repeated_notes`): one free-text note (:data:`NOTE_MIN_WORDS` words or
   more) written verbatim on more than :data:`NOTE_MAX_SHARE` of a column's notes, and at least
   :data:`NOTE_MIN_REPEATS` times: data written by many people over time does not repeat itself.
@@ -46,8 +48,11 @@ NOTE_MAX_SHARE = 0.05
 NOTE_MIN_CELLS = 20          # a column with fewer notes is too small to judge
 EXAMPLE_CAP_MAX = 6          # xs[:k] with k up to this is a list of examples (longer slices are text/dates)
 SHOWN = 4                    # offending items named per entry
+REALISM_SAMPLES = 3          # sampled worlds (sample:0..) checked as well, with or without --samples
 
 _ISO = re.compile(r"(?<![\d-])(20\d\d)-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d))?(?!\d)")
+_DATE_COLUMN = re.compile(r"(date|time|_at$|_on$|^ts$|_ts$|timestamp|when|day$)", re.IGNORECASE)
+_EPOCH = (datetime(2000, 1, 1).timestamp(), datetime(2100, 1, 1).timestamp())
 _US = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(20\d\d)(?![\d/])")
 _UNREACHABLE = re.compile(
     r"\b(has left|have left|left the (company|firm|team|business)|no longer (works|with|at|here)|"
@@ -122,6 +127,19 @@ def _after(when: datetime, has_time: bool, start: datetime) -> bool:
     return when > start if has_time else when.date() > start.date()
 
 
+def _cell_dates(col: str, v: Any) -> Iterator[tuple[datetime, bool]]:
+    """Dates in one SQLite cell: written out in text, or a number of epoch seconds (or milliseconds)
+    in a column whose name says it holds a date or time (``created_at``, ``fnol_date``, ``ts``)."""
+    if isinstance(v, str):
+        for when, has_time, _ in dates_in(v):
+            yield when, has_time
+    elif isinstance(v, (int, float)) and not isinstance(v, bool) and _DATE_COLUMN.search(col):
+        for secs in (v, v / 1000):
+            if _EPOCH[0] <= secs < _EPOCH[1]:
+                yield datetime.fromtimestamp(secs), True
+                return
+
+
 def future_records(world: Path, start: datetime, allowed: Iterable[str] = ()) -> list[str]:
     """``file:line date`` for every date in the world's data after ``start`` (not in ``allowed`` globs)."""
     allowed = list(allowed)
@@ -134,9 +152,9 @@ def future_records(world: Path, start: datetime, allowed: Iterable[str] = ()) ->
             for table, cols, rows in _db_tables(p):
                 for i, row in enumerate(rows, 1):
                     for col, v in zip(cols, row):
-                        for when, has_time, _ in dates_in(v) if isinstance(v, str) else ():
-                            if _after(when, has_time, start):
-                                out.append(f"{rel}:{table}.{col} row {i} {v[:40]!r}")
+                        if any(_after(when, has_time, start) for when, has_time in _cell_dates(col, v)):
+                            shown = v[:40] if isinstance(v, str) else v
+                            out.append(f"{rel}:{table}.{col} row {i} {shown!r}")
             continue
         text = p.read_text(encoding="utf-8", errors="replace")
         for when, has_time, at in dates_in(text):
@@ -427,8 +445,10 @@ def trial_check(task: Task) -> dict[str, Any]:
 
 
 # --- all ------------------------------------------------------------------------------------------------
-def realism_checks(task: Task, variants: list[str] | None = None) -> list[dict[str, Any]]:
-    """Every check over the named variants (default: all), as ``validate`` cross-check entries."""
+def realism_checks(task: Task, variants: list[str] | None = None, samples: int = 0) -> list[dict[str, Any]]:
+    """Every check over the named variants (default: all), as ``validate`` cross-check entries; the
+    future-records check also over sample:0..N-1 (N: ``samples``, at least :data:`REALISM_SAMPLES`)
+    when the task has a sampler."""
     from fdegym_env.core.workspace import world_snapshot
     names = list(variants or task.variants)
     base_world = world_snapshot(task, task.variant("base"))
@@ -439,4 +459,7 @@ def realism_checks(task: Task, variants: list[str] | None = None) -> list[dict[s
         out += [future_check(task, v, world), notes_check(v, world), reachability_check(task, v)]
         if name != "base":
             out.append(silent_rules_check(task, v, world, base_world))
+    for i in range(max(samples, REALISM_SAMPLES) if task.has_sampler else 0):
+        v = task.variant(f"sample:{i}")
+        out.append(future_check(task, v, world_snapshot(task, v)))
     return out

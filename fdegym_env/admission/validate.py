@@ -273,7 +273,7 @@ def validate_task(task: Task, variants: list[str] | None = None, samples: int = 
     from fdegym_env.admission.leaks import leak_checks
     report.cross += leak_checks(task, names, samples)  # rendering only: before any grading
     from fdegym_env.admission.realism import realism_checks
-    report.cross += realism_checks(task, names)         # could the data be true (rendering only)
+    report.cross += realism_checks(task, names, 0 if quick else samples)   # could the data be true (rendering only)
     bar = None
     if progress:
         from tqdm import tqdm
@@ -324,7 +324,8 @@ def subset(task: Task, report: Report, keep: Callable[[Row], bool], all_named: b
     named = [v for v in seen if not v.startswith("sample:")]
     leaks = leak_checks(task, named, len(seen) - len(named))   # as a run on that subset renders them
     from fdegym_env.admission.realism import realism_checks
-    return Report(report.task, rows, leaks + realism_checks(task, named) + cross_checks(task, rows, all_named))
+    return Report(report.task, rows, leaks + realism_checks(task, named, len(seen) - len(named))
+                  + cross_checks(task, rows, all_named))
 
 
 def format_report(report: Report, show_generic: bool = False) -> str:
@@ -355,5 +356,5 @@ def leak_report(task: Task, variants: list[str] | None = None, samples: int = 0)
     report = Report(task.id)
     report.cross += leak_checks(task, variants, samples)
     from fdegym_env.admission.realism import realism_checks
-    report.cross += realism_checks(task, variants)
+    report.cross += realism_checks(task, variants, samples)
     return report

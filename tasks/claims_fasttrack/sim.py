@@ -134,6 +134,7 @@ def claims(rng: random.Random, params: dict, start: date, days: int, first_no: i
     out: list[tuple[dict, dict]] = []
     no = first_no
     per_day = float(params["claims_per_day"])
+    last = start + timedelta(days=days - 1)
     for d in range(days):
         day = start + timedelta(days=d)
         n = max(1, round(per_day * (0.55 if day.weekday() >= 5 else 1.15) * rng.uniform(0.85, 1.15)))
@@ -149,7 +150,7 @@ def claims(rng: random.Random, params: dict, start: date, days: int, first_no: i
                 out.append((vis, tru))
                 if vis["channel"] in ("app", "web") and rng.random() < float(params["two_car_share"]):
                     no += 1
-                    out.append(_two_car(rng, params, day, no, vis))
+                    out.append(_two_car(rng, params, day, no, vis, last))
                 if tru["has_photos"]:
                     pool["recent"].append(vis)
                     pool["recent"] = pool["recent"][-80:]
@@ -185,10 +186,11 @@ def _legit(rng, params, day, no):
     return vis, _truth("legit", est, rng.uniform(0.0, 0.1), rng.random() < 0.65, n_ph > 0, link)
 
 
-def _two_car(rng, params, day, no, other):
-    """Both drivers insured with us: same scene photos, different policies, vehicles and shops."""
+def _two_car(rng, params, day, no, other, last):
+    """Both drivers insured with us: same scene photos, different policies, vehicles and shops. The
+    other driver reports up to two days later, within the window (``last``: its last day)."""
     est = _estimate(rng)
-    vis = _base(rng, params, day + timedelta(days=rng.randint(0, 2)), no, rng.choice(["app", "web", "phone"]),
+    vis = _base(rng, params, min(day + timedelta(days=rng.randint(0, 2)), last), no, rng.choice(["app", "web", "phone"]),
                 rng.choice(LEGIT_SHOPS), est, date.fromisoformat(other["loss_date"]))
     scene = photo_hashes(other)[:2]
     set_media(vis, rng, params, vis["channel"], 0, scene + [_hex(rng) for _ in range(2)])

@@ -12,6 +12,7 @@ import csv
 import io
 import random
 import sqlite3
+import statistics
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -48,12 +49,34 @@ def _history(params: dict):
     return out, pool, rng
 
 
-def _status(rng, vis, tru, hist_end):
+def _decided(rng, vis, tru, params, backlog) -> date:
+    """The day the desk decides the file, as the grader's model has it (sim.outcome) under the intake
+    in production: a file without photos waits in PEND_PHOTO for the Friday sweep and then a field
+    appraisal; emailed pictures (photos empty) pend a day; then the desk queue (FIFO, desk_per_day a
+    weekday, the week's backlog on the dashboard ahead of it) and the review, which for some files runs
+    on for days (a supplement, a second picture, a claimant who doesn't call back)."""
+    fnol = date.fromisoformat(vis["fnol_date"])
+    extra = 0
+    if not tru["has_photos"]:
+        enter, extra = fnol + timedelta(days=sim._friday_sweep(fnol)), sim.APPRAISAL_DAYS
+    else:
+        enter = fnol + timedelta(days=0 if vis["photos"] else 1)
+    left, d = backlog(enter) * rng.uniform(0.85, 1.1), enter
+    while True:
+        if d.weekday() < 5:
+            left -= int(params["desk_per_day"])
+            if left < 0:
+                break
+        d += timedelta(days=1)
+    longer = rng.randint(1, 5) if rng.random() < 0.35 else rng.choice([-1, 0, 0])
+    return d + timedelta(days=sim.REVIEW_DAYS + extra + longer)
+
+
+def _status(rng, vis, tru, decided, hist_end):
     """How the file stands in claims.db: the desk paid or denied it, or it is still open."""
-    age = (hist_end - date.fromisoformat(vis["fnol_date"])).days
-    if age < rng.randint(6, 14):
+    if decided >= hist_end:
         return "OPEN", None, None, ""
-    closed = ds_add(vis["fnol_date"], min(rng.randint(6, 16), age - 1))     # closed before the extract
+    closed = decided.isoformat()
     if tru["kind"] == "double":
         return "CLOSED_DUP", 0.0, closed, rng.choice(["dup of earlier rpt - merged", "DUPLICATE FNOL, merged w/ prior",
                                                       "same loss reported twice, closed", "dupe - see prior claim", ""])
@@ -73,11 +96,15 @@ PANELS = ["bumper cover", "rear bumper", "LF fender", "RF door skin", "tail lamp
           "LR quarter panel", "RR door", "front bumper + fog lamp", "mirror housing"]
 
 
+BLENDS = ["blend adj panels", "blend adj", "blend into adjacent panel", "blend both sides", "no blend needed per shop"]
+
+
 def _vary(note: str, vis: dict) -> str:
     """The two long stock notes as adjusters actually write them: the part, the amount over the deductible."""
     n = int(vis["claim_id"][-4:])
     if note.startswith("R&R"):
-        return f"R&R {PANELS[n % len(PANELS)]}" + ("" if n % 3 else ", blend adj panels")
+        blend = BLENDS[(n // len(PANELS)) % len(BLENDS)]
+        return f"R&R {PANELS[n % len(PANELS)]}" + ("" if n % 3 else f", {blend}")
     if note.startswith("pd - total under ded"):
         over = float(vis["estimate_usd"]) - (500 if n % 2 else 1000)
         return f"pd - total under ded?? no, over by ${over:,.0f}" if over > 0 else "under ded, closed no pay"
@@ -97,8 +124,9 @@ def dev(params: dict, out: Path) -> None:
         db.unlink()
     con = sqlite3.connect(db)
     con.executescript((out / "system" / "data" / "schema.sql").read_text(encoding="utf-8"))
+    backlog = _desk_backlog(out / "data" / "cycle_time_weekly.csv")
     for vis, tru in hist:
-        st, paid, closed, note = _status(rng, vis, tru, hist_end)
+        st, paid, closed, note = _status(rng, vis, tru, _decided(rng, vis, tru, params, backlog), hist_end)
         con.execute("INSERT INTO claims VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (vis["claim_id"], vis["policy_no"], vis["fnol_date"], vis["loss_date"], vis["channel"], vis["state"],
                      vis["insured"], vis["vin"], vis["vehicle"], vis["shop"]["id"], vis["shop"]["name"], vis["shop"]["ein"],
@@ -121,9 +149,59 @@ def dev(params: dict, out: Path) -> None:
                          rng.choice([holder, holder, "siu.intake"]),
                          rng.choice(["Delta grp", "ring - see case file", "reused pics", "DPAB/Crestline", "", "pending EUO"])))
     con.commit()
+    _dashboard(out / "data" / "cycle_time_weekly.csv", con, hist_end, params)
     con.close()
     _intake_log(params, hist, out, rng)
     _siu_sheet(params, hist, pool, out, rng)
+
+
+def _desk_backlog(path: Path):
+    """The desk backlog the ops dashboard shows for the week a day falls in (its last week after that)."""
+    rows = csv.DictReader(path.open(encoding="utf-8"))
+    weeks = [(date.fromisoformat(r["week_ending"]), int(r["desk_backlog"])) for r in rows]
+
+    def on(day: date) -> int:
+        return next((n for end, n in weeks if end >= day), weeks[-1][1])
+    return on
+
+
+def _pending(day: date, fnol: date) -> bool:
+    """A photo-less file first notified on `fnol` is still in PEND_PHOTO at the end of `day`."""
+    return fnol <= day < fnol + timedelta(days=sim._friday_sweep(fnol))
+
+
+def _dashboard(path: Path, con, hist_end: date, params: dict) -> None:
+    """The ops dashboard at this variant's volume, and as the extract has it for the weeks it covers:
+    FNOLs for every week from its first (HIST_START), the open photo pend from its third, and
+    payments (count, median and p90 days FNOL to payment, average paid under 2k) for weeks whose
+    payments are nearly all on files first notified inside the extract."""
+    rows = list(csv.reader(path.open(encoding="utf-8")))
+    col = {c: i for i, c in enumerate(rows[0])}
+    claims = con.execute("SELECT fnol_date, closed_date, status, paid_usd FROM claims").fetchall()
+    nophoto = [date.fromisoformat(f) for (f,) in con.execute(
+        "SELECT fnol_date FROM claims WHERE claim_id NOT IN (SELECT claim_id FROM photos)")]
+    scale = float(params["claims_per_day"]) / 42
+    for r in rows[1:]:
+        end = date.fromisoformat(r[0])
+        start = end - timedelta(days=6)
+        for c in ("fnols", "paid", "pend_photo_open", "rental_spend_usd"):
+            r[col[c]] = str(round(int(r[col[c]]) * scale))
+        if start < HIST_START or end >= hist_end:
+            continue
+        r[col["fnols"]] = str(sum(start.isoformat() <= f <= end.isoformat() for f, *_ in claims))
+        if (end - HIST_START).days >= 14:
+            r[col["pend_photo_open"]] = str(sum(_pending(end, f) for f in nophoto))
+        if (start - HIST_START).days < 28:
+            continue
+        paid = [(date.fromisoformat(c), date.fromisoformat(f), u) for f, c, st, u in claims
+                if st == "PAID" and start.isoformat() <= c <= end.isoformat()]
+        days = [(c - f).days for c, f, _u in paid]
+        small = [u for _c, _f, u in paid if u < 2000]
+        r[col["paid"]] = str(len(paid))
+        r[col["median_days_fnol_to_pay"]] = f"{statistics.median(days):.1f}"
+        r[col["p90_days"]] = f"{statistics.quantiles(days, n=10)[-1]:.1f}"
+        r[col["avg_paid_under_2k"]] = f"{sum(small) / len(small):.2f}"
+    path.write_text("".join(",".join(r) + "\n" for r in rows), encoding="utf-8")
 
 
 def _intake_log(params, hist, out: Path, rng):
@@ -139,13 +217,14 @@ def _intake_log(params, hist, out: Path, rng):
                          + ("" if q == "desk" else " (no photos: claim not set up, ack held)")))
         if q == "pend_photos" and ph and params["photo_channel"] == "email":
             lines.append((t + "z", f"{t} WARN  claimdesk.intake  {vis['claim_id']} snapclaim has {ph} image(s) but photos=[] - pended"))
+    nophoto = [date.fromisoformat(v["fnol_date"]) for v, _t in hist if not sim.photo_hashes(v)]
     for d in range(HIST_DAYS - 14, HIST_DAYS):
         day = HIST_START + timedelta(days=d)
-        if day.weekday() == 4:
-            n = rng.randint(31, 47)
+        if day.weekday() == 4:                  # the files without photos whose sweep is today
+            ages = [(day - f).days for f in nophoto if f + timedelta(days=sim._friday_sweep(f)) == day]
             t = f"{day.isoformat()}T16:{rng.randint(10, 50)}:00-08:00"
-            lines.append((t, f"{t} INFO  pend.sweep        {n} PEND_PHOTO files aged 8+ days set up by hand "
-                             f"(ack letters queued), oldest {rng.randint(12, 14)} days - {rng.choice(['D. Ferreira', 'L. Vu', 'dferreira'])}"))
+            lines.append((t, f"{t} INFO  pend.sweep        {len(ages)} PEND_PHOTO files aged 8+ days set up by hand "
+                             f"(ack letters queued), oldest {max(ages)} days - {rng.choice(['D. Ferreira', 'L. Vu', 'dferreira'])}"))
     noise = [("2026-02-17T02:00:01", "2026-02-17T02:00:01-08:00 ERROR claimdesk.corresp  print vendor SFTP timeout, 212 letters retried 02:30"),
              ("2026-02-20T11:04:00", "2026-02-20T11:04:00-08:00 INFO  claimdesk.intake  config reloaded (fast_track.enabled=false)"),
              ("2026-02-24T09:12:44", "2026-02-24T09:12:44-08:00 WARN  claimdesk.intake  SVM-26-1?????: shop name blank, estimate pdf unreadable"),

@@ -57,6 +57,58 @@ def test_future_dates_in_sqlite_and_day_first_slashed_dates(tmp_path):
     assert out == ["uk.csv:3 '04/03/2026'", "x.db:t.flagged_on row 2 '2026-03-08'"]
 
 
+def test_epoch_numbers_in_a_date_column_of_a_database_are_dates(tmp_path):
+    world = tmp_path / "w"
+    world.mkdir()
+    con = sqlite3.connect(world / "events.sqlite")
+    con.execute("CREATE TABLE events (id INTEGER, created_at INTEGER, amount_cents INTEGER, seen_ts REAL)")
+    late = realism.datetime(2026, 3, 4, 12, 0).timestamp()
+    early = realism.datetime(2026, 2, 20, 12, 0).timestamp()
+    con.executemany("INSERT INTO events VALUES (?, ?, ?, ?)", [
+        (1, int(early), int(late), early * 1000),            # a big amount is no date
+        (2, int(late), 5, early * 1000),                     # epoch seconds after the start
+        (3, int(early), 7, late * 1000)])                    # epoch milliseconds after the start
+    con.commit()
+    con.close()
+    out = realism.future_records(world, realism.datetime(2026, 3, 2, 9, 0))
+    assert out == [f"events.sqlite:events.created_at row 2 {int(late)}",
+                   f"events.sqlite:events.seen_ts row 3 {late * 1000!r}"]
+
+
+def _with_sampler(tiny: Path, drawn_visit: str) -> Task:
+    """The tiny fixture whose world has a database written from the variant's params, and a sampler
+    that draws ``drawn_visit`` as its last visit (base keeps a date before the start)."""
+    with open(tiny / "traffic.py", "a", encoding="utf-8") as f:
+        f.write("\n\ndef _visits(params, out):\n"
+                "    import sqlite3\n"
+                "    con = sqlite3.connect(out / 'data' / 'visits.db')\n"
+                "    con.execute('CREATE TABLE visits (who TEXT, seen_on TEXT)')\n"
+                "    con.execute('INSERT INTO visits VALUES (?, ?)', ('ann', params.get('last_visit', '2026-02-27')))\n"
+                "    con.commit()\n"
+                "    con.close()\n\n\n"
+                "_dev = dev\n\n\n"
+                "def dev(params, out):\n"
+                "    _dev(params, out)\n"
+                "    _visits(params, out)\n")
+    (tiny / "sampler.py").write_text(
+        f"def sample(rng):\n    return {{'angle': 'rule', 'params': {{'threshold': rng.randint(40, 60), "
+        f"'last_visit': {drawn_visit!r}}}}}\n", encoding="utf-8")
+    return Task.load(tiny)
+
+
+def test_a_future_record_in_a_sampled_world_fails_though_every_named_world_is_clean(tiny):
+    task = _with_sampler(tiny, "2026-03-03")
+    bad = _failing(task)
+    assert [c["check"].split("(")[-1].split(";")[0] for c in bad] == ["sample:0", "sample:1", "sample:2"], bad
+    assert "data/visits.db:visits.seen_on row 1 '2026-03-03'" in bad[0]["value"]
+    # --samples widens the draw
+    assert len([c for c in realism.realism_checks(task, samples=5) if not c["passed"]]) == 5
+
+
+def test_a_sampled_world_dated_on_the_start_day_passes(tiny):
+    assert _failing(_with_sampler(tiny, "2026-03-02")) == []
+
+
 def test_a_note_repeated_verbatim_across_records_fails(tiny):
     (tiny / "world" / "data").mkdir()
     rows = [f"{i},note number {i} about the customer's order today" for i in range(30)]

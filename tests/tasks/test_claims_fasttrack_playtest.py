@@ -107,12 +107,12 @@ def test_hectors_sweep_note_fits_the_day_it_arrives(variant):
         eng.wait(1)
     assert first is not None and first.weekday() < 4, first          # it lands Mon-Thu, before this week's sweep
     text = next(m["text"] for m in eng.read_inbox() if m["id"] == "m2_sweep")
-    assert "last Friday" in text and "this week" not in text, text
+    assert "last Friday" in text and "this week" not in text and "about a hundred" in text, text
     last_friday = first.date() - dt.timedelta(days=(first.weekday() - 4) % 7)
     log = (world_snapshot(TASK, TASK.variant(variant)) / "logs" / "intake.log").read_text(encoding="utf-8")
     sweep = re.search(rf"^{last_friday.isoformat()}T\S+ INFO  pend\.sweep +(\d+) .*oldest (\d+) days", log, re.M)
     assert sweep, last_friday                                         # the sweep he speaks of is in the log
-    assert 24 <= int(sweep[1]) <= 60 and 12 <= int(sweep[2]) <= 16   # "a few dozen", "about two weeks"
+    assert 70 <= int(sweep[1]) <= 140 and 12 <= int(sweep[2]) <= 16  # "about a hundred", "about two weeks"
 
 
 @pytest.mark.parametrize("variant", ["base", "ring_vin", "siu_handover"])
@@ -128,3 +128,137 @@ def test_marcus_trial_line_names_the_giveaway_and_the_holder_of_the_variant(vari
     assert ("VINs look familiar" in line) == (params["ring_key"] == "vin"), line
     assert ("pictures look familiar" in line) == (params["ring_key"] == "photo"), line
     assert ("asking Renata" in line) == (params["siu_holder"] == "renata_okafor"), line
+
+
+# - claims.db, "the nightly extract" ("Today's FNOLs are NOT in it") held a claim first notified the
+#   day after the Monday 2 March start: a two-car partner's report was dated up to two days after the
+#   generated window. Every window's claims are dated inside it now.
+# - Paid claims had a median of 11 days with photos and without, on every channel, while the documents
+#   say photo-less files sit in PEND_PHOTO to the Friday sweep and then wait for an appraiser, and the
+#   dashboard said 13.1: decisions now follow the grader's model (sweep, appraisal, desk queue), and the
+#   dashboard's weeks that the extract covers are what it gives (data/README.md says the population).
+# - Jorge, asked whether the SnapClaim mailbox is wired (a `snapclaim` list on the FNOL), re-explained
+#   photo_link; Marcus, asked for a current SIU shop list by EIN, said "the ring file is Renata's".
+
+EXTRACT = ["base", "photo_email", "siu_handover", "sample:6029", "sample:0", "sample:1", "sample:2", "sample:5"]
+START = dt.date(2026, 3, 2)
+
+
+def _db(variant: str):
+    import sqlite3
+    return sqlite3.connect(world_snapshot(TASK, TASK.variant(variant)) / "system" / "data" / "claims.db")
+
+
+@pytest.mark.parametrize("variant", EXTRACT)
+def test_the_nightly_extract_holds_nothing_from_the_start_day_on(variant):
+    con = _db(variant)
+    cols = [("claims", "fnol_date"), ("claims", "loss_date"), ("claims", "closed_date"), ("siu_flags", "flagged_on")]
+    for table, col in cols:
+        late = con.execute(f"SELECT count(*), max({col}) FROM {table} WHERE {col} >= ?", (START.isoformat(),)).fetchone()
+        assert late[0] == 0, (variant, table, col, late)
+    # the same generator makes the trial days: a shadow day's claims are all that day's
+    traffic = TASK.module("traffic")
+    day = traffic.shadow(dict(TASK.variant(variant).params), 1)
+    assert {c["fnol_date"] for c in day["batches"][0]} == {(traffic.SHADOW_START + dt.timedelta(days=1)).isoformat()}
+
+
+def _paid(con):
+    """(fnol, paid on, channel, has photos) of every paid claim."""
+    return [(dt.date.fromisoformat(f), dt.date.fromisoformat(c), ch, bool(ph)) for f, c, ch, ph in con.execute(
+        "SELECT fnol_date, closed_date, channel, EXISTS (SELECT 1 FROM photos p WHERE p.claim_id = c.claim_id) "
+        "FROM claims c WHERE status = 'PAID'")]
+
+
+def _median(xs):
+    import statistics
+    return statistics.median(xs)
+
+
+@pytest.mark.parametrize("variant", EXTRACT)
+def test_photo_less_claims_wait_for_the_sweep_and_an_appraiser_and_the_dashboard_agrees(variant):
+    sim = TASK.module("sim")
+    paid = _paid(_db(variant))
+    days = {ph: [(c - f).days for f, c, _ch, p in paid if p == ph] for ph in (True, False)}
+    # the pend: never decided before the Friday sweep, a field appraisal and the review
+    for f, c, _ch, ph in paid:
+        if not ph:
+            assert (c - f).days >= sim._friday_sweep(f) + sim.APPRAISAL_DAYS + sim.REVIEW_DAYS - 1, (variant, f, c)
+    assert _median(days[False]) >= _median(days[True]) + 10, (variant, _median(days[False]), _median(days[True]))
+    by_channel = {ch: _median([(c - f).days for f, c, x, _p in paid if x == ch])
+                  for ch in ("app", "web", "phone", "agent")}
+    assert min(by_channel["phone"], by_channel["agent"]) > max(by_channel["app"], by_channel["web"]) + 5, by_channel
+    # the dashboard's last two weeks are the extract's payments in those weeks, about 13 days
+    ws = world_snapshot(TASK, TASK.variant(variant))
+    import csv
+    rows = {r["week_ending"]: r for r in csv.DictReader((ws / "data" / "cycle_time_weekly.csv").open(encoding="utf-8"))}
+    for end in (START - dt.timedelta(days=8), START - dt.timedelta(days=1)):
+        week = [(c - f).days for f, c, _ch, _p in paid if end - dt.timedelta(days=6) <= c <= end]
+        row = rows[end.isoformat()]
+        assert int(row["paid"]) == len(week), (variant, end, row)
+        assert float(row["median_days_fnol_to_pay"]) == _median(week), (variant, end, row)
+        assert 11 <= _median(week) <= 14, (variant, end, _median(week))
+    assert "claims paid that week (by payment date" in (ws / "data" / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("variant", ["base", "photo_email", "sample:6029"])
+def test_the_sweep_lines_count_the_photo_less_files_the_extract_holds(variant):
+    sim = TASK.module("sim")
+    con = _db(variant)
+    nophoto = [dt.date.fromisoformat(f) for (f,) in con.execute(
+        "SELECT fnol_date FROM claims WHERE claim_id NOT IN (SELECT claim_id FROM photos)")]
+    log = (world_snapshot(TASK, TASK.variant(variant)) / "logs" / "intake.log").read_text(encoding="utf-8")
+    sweeps = re.findall(r"^(\S{10})T\S+ INFO  pend\.sweep +(\d+) .*oldest (\d+) days", log, re.M)
+    assert len(sweeps) == 2
+    for day, n, oldest in sweeps:
+        friday = dt.date.fromisoformat(day)
+        ages = [(friday - f).days for f in nophoto if f + dt.timedelta(days=sim._friday_sweep(f)) == friday]
+        assert (int(n), int(oldest)) == (len(ages), max(ages)), (variant, day)
+
+
+JORGE = ["Is the SnapClaim email-in mailbox wired to the FNOL job now, i.e. can an FNOL arrive with images in a "
+         "separate `snapclaim` list (and empty `photos`)? If so, what does that list look like?",
+         "Quick one on the FNOL payload: if a customer emails photos to photos@svmutual-claims.com, do they reach "
+         "triage_batch? In what field?",
+         "Your tech note says emailed images would come in a separate snapclaim list if the mailbox were wired. Is it?",
+         "What fields does an FNOL have for images?"]
+
+
+@pytest.mark.parametrize("variant", ["base", "photo_email", "ring_vin", "sample:6029", "sample:5"])
+def test_jorge_says_what_the_fnol_feed_carries_for_photos_as_the_traffic_has_it(variant):
+    from fdegym_env.grading.grade import held_out_traffic
+    v = TASK.variant(variant)
+    fnols = [c for b in held_out_traffic(TASK, v)["batches"] for c in b]
+    emailed = v.params["photo_channel"] == "email"
+    assert all(("snapclaim" in c) == emailed for c in fnols)
+    if emailed:
+        assert {k for c in fnols for a in c["snapclaim"] for k in a} == {"file", "sha1", "received"}
+    for q in JORGE:
+        r = _people(variant).contact("jorge_castellanos", q)
+        assert r.tags == ["snapclaim_feed"], (variant, q, r.tags, r.reply)
+        if emailed:
+            assert "mailbox is wired" in r.reply and "sha1" in r.reply and "photos list is empty" in r.reply, r.reply
+        else:
+            assert "no snapclaim list" in r.reply and "isn't wired" in r.reply, r.reply
+    r = _people(variant).contact("jorge_castellanos", "How does the photo_link route work?")
+    assert r.tags == ["photodrop_build"] and "snapclaim" not in r.reply
+
+
+MARCUS = ["Is the siu_flags table complete, and is there a current SIU shop list (by EIN) I could use in intake?",
+          "The SIU bulletin says the March shop list is out of date - is there a newer one?",
+          "Do you keep a watch list of body shops by EIN?",
+          "Which shops should intake treat as suspect - do you keep a list?"]
+
+
+@pytest.mark.parametrize("variant", ["base", "siu_handover", "sample:6029", "sample:0"])
+def test_marcus_says_there_is_no_shop_list_and_where_the_shops_are_known(variant):
+    handed_over = TASK.variant(variant).params["siu_holder"] == "marcus_lindqvist"
+    for q in MARCUS:
+        r = _people(variant).contact("marcus_lindqvist", q)
+        assert "shop_list" in r.tags, (variant, q, r.tags, r.reply)
+        text = r.reply
+        assert "The shop list that went round in March last year is dead" in text, text
+        assert "never complete" in text and "siu_flags" in text, text
+        assert ("mine since January" in text) == handed_over and ("that's Renata's" in text) == (not handed_over), text
+    # no shop list in the workspace either
+    ws = world_snapshot(TASK, TASK.variant(variant))
+    assert not [p for p in ws.rglob("*") if re.search(r"shop.?list|watch.?list", p.name, re.I)]

@@ -34,6 +34,7 @@ params; the batch axis's moved windows also skip the bank holidays.
 from __future__ import annotations
 
 import random
+from datetime import date
 
 from fdegym_env.tasklib.sampling import SamplerContext
 
@@ -51,6 +52,24 @@ def _windows_text(windows: list) -> str:
     (a, b), (c, d) = windows
     return (f"{a}-{b} (settlement batch) and {c}-{d} (clearing file ingest), UK local time, "
             f"so they move with the clocks on 29 March")
+
+
+def _calendar_text(windows: list, before, moved_on: str) -> str:
+    """Femi's Control-M run calendar, night by night, from now to Easter."""
+    (a, b), (c, d) = windows
+    tail = ("Nothing runs on a bank holiday; the next are Good Friday 3 April and Easter Monday 6 April. All UK local "
+            "time, so it moves with the clocks on 29 March.")
+    if not before:
+        return (f"settlement runs every night, weekends included, {a}-{b}, and the clearing ingest {c}-{d} every "
+                f"morning; no change to the schedule this quarter. The night of 2–3 March was February's month-end "
+                f"run: same slot, busier, and it finished inside it. {tail}")
+    (oa, ob), day = before[0], int(moved_on.split()[0])
+    first = date(2026, 3, day).strftime("%a %-d March")
+    return (f"settlement runs every night, weekends included. It is in the old {oa}-{ob} slot up to the night of "
+            f"{day - 1}–{day} March (the last one starts {oa} {first}); from the {day} March run it is {a}-{b}, for "
+            f"the scheme's earlier cut-off, the first one starting {a} {first}. The clearing ingest is {c}-{d} every "
+            f"morning, unchanged. The night of 2–3 March was February's month-end run, in the old {oa}-{ob} slot: "
+            f"busier, and it finished inside it. {tail}")
 
 
 def prose(p: dict) -> dict:
@@ -77,11 +96,15 @@ def prose(p: dict) -> dict:
     before = p.get("batch_windows_before")
     if before and [list(w) for w in before] != [list(w) for w in p["batch_windows"]]:
         (a, b), (oa, ob) = p["batch_windows"][0], before[0]
-        out["batch_change_text"] = (f"Settlement moves to {a}-{b} UK time from the {p.get('batch_moved_on', '9 March')} "
-                                    f"run, for the scheme's earlier cut-off; February's pager history shows the old "
-                                    f"{oa}-{ob} slot.")
+        moved = p.get("batch_moved_on") or "9 March"
+        day = int(moved.split()[0])
+        out["batch_change_text"] = (f"Settlement moves to {a}-{b} UK time from the {moved} run, for the scheme's "
+                                    f"earlier cut-off: the night of {day - 1}–{day} March is the last in the old "
+                                    f"{oa}-{ob} slot, and February's pager history shows that slot.")
+        out["batch_calendar_text"] = _calendar_text(p["batch_windows"], before, moved)
     else:
         out["batch_change_text"] = BASE["batch_change_text"]
+        out["batch_calendar_text"] = _calendar_text(p["batch_windows"], None, "")
     day = p.get("dba_leave_day")
     if day:
         out["dba_gone_at"], first = LEAVE[day]

@@ -61,6 +61,41 @@ def _hm(s: str) -> float:
     return int(h) + int(m) / 60.0
 
 
+def moved_on(params: dict):
+    """Shift day of the first settlement run on the new slot, or None when the schedule did not move."""
+    before = params.get("batch_windows_before")
+    if not before or [list(w) for w in before] == [list(w) for w in params["batch_windows"]]:
+        return None
+    return date(2026, 3, int(str(params.get("batch_moved_on") or "9 March").split()[0]))
+
+
+def windows_on(params: dict, shift_day: date) -> list:
+    """Control-M's (settlement, clearing) windows for the runs of the night after ``shift_day``."""
+    first = moved_on(params)
+    return params["batch_windows_before"] if first and shift_day < first else params["batch_windows"]
+
+
+def window_local(shift_day: date, a: str, b: str):
+    """UTC bounds of the batch window [a, b) (UK local time) of the night after ``shift_day`` (or its evening)."""
+    ha, hb = _hm(a), _hm(b)
+    ha = ha - 9 if ha >= 9 else ha + 15
+    hb = hb - 9 if hb >= 9 else hb + 15
+    if hb <= ha:
+        hb += 24
+    naive0 = datetime.combine(shift_day, datetime.min.time()) + timedelta(hours=9)
+    return local_to_utc(naive0 + timedelta(hours=ha)), local_to_utc(naive0 + timedelta(hours=hb))
+
+
+def batch_runs(params: dict, shift_day: date) -> list:
+    """[(job, start, end)] (UTC) that Control-M runs on the night after ``shift_day``; none on a bank holiday."""
+    out = []
+    for job, (a, b) in zip(("settlement batch", "clearing ingest"), windows_on(params, shift_day)):
+        w0, w1 = window_local(shift_day, a, b)
+        if to_london(w0).date() not in BANK_HOLIDAYS:
+            out.append((job, w0, w1))
+    return out
+
+
 # ----------------------------------------------------------------------------- estate
 
 LB_MEMBERS = [
@@ -153,8 +188,6 @@ class _Gen:
         self.cert_rng = random.Random(seed * 7919 + 17)
         self.cert_drops: dict = {}   # cert -> (shift day, scan time, iid) of a renewal nobody picked up
         self.cert_renewals: list = []
-        self.batch_windows = params["batch_windows_before"] if phase == "dev" and params.get(
-            "batch_windows_before") else params["batch_windows"]
 
     # -- basics
     def day_start(self, d: int) -> datetime:
@@ -297,14 +330,11 @@ class _Gen:
         return iid
 
     def window_local(self, d: int, a: str, b: str):
-        """batch window [a, b) in local time belonging to the night after shift day d (or the evening of d)."""
-        ha, hb = _hm(a), _hm(b)
-        ha = ha - 9 if ha >= 9 else ha + 15
-        hb = hb - 9 if hb >= 9 else hb + 15
-        if hb <= ha:
-            hb += 24
-        naive0 = datetime.combine(self.start + timedelta(days=d), datetime.min.time()) + timedelta(hours=9)
-        return local_to_utc(naive0 + timedelta(hours=ha)), local_to_utc(naive0 + timedelta(hours=hb))
+        return window_local(self.start + timedelta(days=d), a, b)
+
+    def batch_windows(self, d: int) -> list:
+        """the windows of shift day d's night: February's slot until the settlement run moved"""
+        return windows_on(self.p, self.start + timedelta(days=d))
 
     # -- noise families
     def lb_flaps(self, d: int):
@@ -343,7 +373,7 @@ class _Gen:
     def replication_lag_batches(self, d: int):
         r = self.rng
         for replica, p in (("pg-ledger-replica-02", 0.85), ("pg-ledger-replica-01", 0.3)):
-            for a, b in self.batch_windows:
+            for a, b in self.batch_windows(d):
                 if r.random() > p:
                     continue
                 w0, w1 = self.window_local(d, a, b)
@@ -654,9 +684,8 @@ class _Gen:
             for d in r.sample(range(1, nd), 1 if self.phase == "dev" else 3):
                 self.real("lb_flap_down", d, r.uniform(13.0, 19.5), r.choice(flap_pool))
             # a bank holiday: no batch runs, so ledger lag inside the usual window is real
-            a, b = self.batch_windows[0]
             for d in range(nd):
-                w0, _w1 = self.window_local(d, a, b)
+                w0, _w1 = self.window_local(d, *self.batch_windows(d)[0])
                 if to_london(w0).date() in BANK_HOLIDAYS:
                     h = (w0 - self.day_start(d)).total_seconds() / 3600.0
                     self.real("lag_real", d, h + r.uniform(0.15, 0.5), "pg-ledger-replica-02")

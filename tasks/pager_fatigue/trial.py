@@ -2,14 +2,32 @@
 Kasia (on-call) and whoever else noticed report back in their own words. Never the answer key."""
 from __future__ import annotations
 
-from collections import Counter
+from datetime import date
 
 from fdegym_env.tasklib import evaluation
+from fdegym_env.tasklib.timeutil import local
 
-from . import grader
+from . import grader, traffic as world
+
+SHOWN = 5   # pages named per line; the count is always the whole shift's
 
 CHASED_BY = {"lag_real": "the fraud team", "card_latency": "Dunmore's service desk", "card_errors": "Dunmore's service desk",
              "threeds": "an airline merchant", "apigw": "two merchants", "synth_real": "merchant support"}
+
+
+def _uk(ts: str) -> str:
+    return local(grader._ts(ts)).strftime("%H:%M")
+
+
+def _listed(items: list) -> str:
+    """the first SHOWN of ``items`` (already in time order), "(k of n shown)" when that is not all."""
+    more = " (%d of %d shown)" % (SHOWN, len(items)) if len(items) > SHOWN else ""
+    return "; ".join(items[:SHOWN]) + more
+
+
+def _batch(runs: list, ts: str) -> str:
+    t = grader._ts(ts)
+    return next((job for job, w0, w1 in runs if w0 <= t < w1), "no batch running")
 
 
 def run(deploy, params: dict, day: int, traffic) -> dict:
@@ -30,30 +48,36 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
             lines.append("Kasia: the shadow router fell over on the shift, so alertbridge would have failed open "
                          "and paged all %d events. Error from the bridge log: %s" % (len(events), str(shift["error"])[-300:]))
             continue
-        by_key = Counter()
-        night = 0
-        for e in events:
-            if acts[e["id"]] == "page":
-                stats["pages"] += 1
-                if g.hour_weight(g._ts(e["ts"])) >= 3:
-                    night += 1
-                by_key[(e["alert"], e.get("instance") or "-")] += 1
+        paged = sorted((e for e in events if acts[e["id"]] == "page"), key=lambda e: grader._ts(e["ts"]))
+        by_key: dict = {}
+        for e in paged:
+            stats["pages"] += 1
+            by_key.setdefault((e["alert"], e.get("instance") or "-"), []).append(e)
+        night = sum(1 for e in paged if g.hour_weight(g._ts(e["ts"])) >= 3)
         stats["night_pages"] += night
-        lines.append("Kasia: shadow shift -> %d pages, %d of them between 23:00 and 07:00."
-                     % (sum(by_key.values()), night))
-        for (alert, inst), n in by_key.most_common(3):
-            if n >= 4:
-                lines.append("  %s on %s paged %d times. Same thing every time, and each page had its own dedup key "
-                             "in the shadow log." % (alert, inst, n) if alert == "LBHealthCheckFailed" else
-                             "  %s on %s paged %d times." % (alert, inst, n))
-                if alert == "LBHealthCheckFailed":
-                    facts.append("F_dedup_key")
-        lag_pages = sum(n for (a, i), n in by_key.items() if a == "PgReplicationLagHigh")
-        if lag_pages >= 3:
-            lines.append("  The usual overnight replica lag paged %d times. Femi says the settlement batch was running." % lag_pages)
-        cert_pages = sum(n for (a, i), n in by_key.items() if a == "CertExpirySoon")
-        if cert_pages >= 2:
-            lines.append("  The midnight cert scan still paged %d times; I thought those were meant to be tickets now." % cert_pages)
+        lines.append("Kasia: shadow shift -> %d pages, %d of them between 23:00 and 07:00 (UK time)." % (len(paged), night))
+        own_line = ("PgReplicationLagHigh", "CertExpirySoon")
+        repeats = sorted(((k, v) for k, v in by_key.items() if k[0] not in own_line and len(v) >= 4),
+                         key=lambda kv: -len(kv[1]))
+        for (alert, inst), evs in repeats:     # every key that paged 4+ times
+            times = _listed([_uk(e["ts"]) for e in evs])
+            if alert == "LBHealthCheckFailed":
+                lines.append("  %s on %s paged %d times, at %s. Same thing every time, and each page had its own "
+                             "dedup key in the shadow log." % (alert, inst, len(evs), times))
+                facts.append("F_dedup_key")
+            else:
+                lines.append("  %s on %s paged %d times, at %s." % (alert, inst, len(evs), times))
+        lag = [e for e in paged if e["alert"] == "PgReplicationLagHigh"]
+        if lag:
+            runs = world.batch_runs(params, date.fromisoformat(shift["label"]))
+            named = ["%s on %s, lag %.0fs (%s)" % (_uk(e["ts"]), e.get("instance"), e.get("value") or 0,
+                                                   _batch(runs, e["ts"])) for e in lag]
+            lines.append("  PgReplicationLagHigh paged %s: %s. (Batch times from Femi's Control-M calendar.)"
+                         % ("once" if len(lag) == 1 else "%d times" % len(lag), _listed(named)))
+        certs = [e for e in paged if e["alert"] == "CertExpirySoon"]
+        if len(certs) >= 2:
+            lines.append("  The midnight cert scan still paged %d times: %s. I thought those were meant to be tickets "
+                         "now." % (len(certs), _listed(["%s %s" % (_uk(e["ts"]), e.get("instance")) for e in certs])))
         # real things: what people noticed
         first_page = {}
         for e in events:
@@ -63,16 +87,19 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
                 if iid not in first_page or t < first_page[iid]:
                     first_page[iid] = t
             if e["alert"] in contract and acts[e["id"]] == "suppress":
-                lines.append("Aisling: I was reading the shadow log — a %s at %s UTC was suppressed. On a real night that "
-                             "is a Schedule 4 breach." % (e["alert"], e["ts"][11:16]))
+                lines.append("Aisling: I was reading the shadow log — a %s on %s at %s UK time was suppressed. On a real "
+                             "night that is a Schedule 4 breach." % (e["alert"], e.get("instance"), _uk(e["ts"])))
         for iid, m in traffic["incidents"].items():
             start = g._ts(m["start"])
             if iid in first_page:
                 delay = (first_page[iid] - start).total_seconds() / 60
                 if delay > 5:
-                    lines.append("Kasia: production caught the %s at %s UTC straight away; the shadow router only paged "
-                                 "%.0f minutes later." % (m["summary"], m["start"][11:16], delay))
+                    lines.append("Kasia: production caught the %s (%s on %s) at %s UK time straight away; the shadow "
+                                 "router only paged %.0f minutes later, at %s." % (
+                                     m["summary"], m["alert"], m["instance"], _uk(m["start"]), delay,
+                                     local(first_page[iid]).strftime("%H:%M")))
             else:
-                lines.append("Kasia: %s chased us about %s (started %s UTC). Production paged for it; the shadow "
-                             "router didn't." % (CHASED_BY.get(m["kind"], "the day team"), m["summary"], m["start"][11:16]))
+                lines.append("Kasia: %s chased us about %s (%s on %s, started %s UK time). Production paged for it; "
+                             "the shadow router didn't." % (CHASED_BY.get(m["kind"], "the day team"), m["summary"],
+                                                           m["alert"], m["instance"], _uk(m["start"])))
     return {"feedback": "\n".join(lines), "facts": sorted(set(facts)), "topics": [], "stats": stats, "extra_cost": 0.0}

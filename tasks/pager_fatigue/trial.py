@@ -7,7 +7,8 @@ from datetime import date
 from fdegym_env.tasklib import evaluation
 from fdegym_env.tasklib.timeutil import local
 
-from . import grader, traffic as world
+from . import grader
+from . import traffic as world
 
 SHOWN = 5   # pages named per line; the count is always the whole shift's
 

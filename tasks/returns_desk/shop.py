@@ -13,7 +13,7 @@ from datetime import datetime, timedelta, timezone
 
 # brand -> (label system, offset the catalogue uses, categories)
 BRANDS = {
-    "Marisa Conti": ("IT", 30, ["dresses", "tailoring", "occasionwear", "knitwear", "jersey"]),
+    "Marisa Conti": ("IT", 32, ["dresses", "tailoring", "occasionwear", "knitwear", "jersey"]),
     "Solveig Studio": ("EU", 28, ["dresses", "tailoring", "knitwear", "jersey"]),
     "Harlow & Pike": ("UK", 0, ["tailoring", "dresses", "knitwear", "jersey"]),
     "Loomhouse": ("UK", 0, ["dresses", "jersey", "knitwear", "denim", "tailoring"]),

@@ -106,4 +106,4 @@ def test_menu_items_apply_to_the_world():
         after = after.replace(step["old"], step["new"], 1)
     for plus in ("rma_plus_no_quibble", "rma_plus_45"):
         assert all(s["old"] in after for s in acts[plus]["steps"]), plus
-    assert {"chart_conti_32", "chart_conti_all_32", "rma_wear_rule", "rma_wear_inspect_only", "literal_block"} <= set(acts)
+    assert {"chart_conti_34", "chart_conti_all_34", "rma_wear_rule", "rma_wear_inspect_only", "literal_block"} <= set(acts)

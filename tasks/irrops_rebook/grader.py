@@ -8,7 +8,8 @@ booking on the best itinerary left (real MCT, co-terminals, party together, hote
 UMNR auto-rebooked, a connection under the MCT, an EU261 passenger auto-rebooked onto a night away
 (sim.night_away: a first flight on a later local date, or a new hub connection across midnight),
 malformed output (a passenger without a rebook/desk decision: tasklib.replay against task.yaml's
-``output``; an unknown or repeated passenger or an itinerary that cannot be flown: here). Decisions
+``output``; an unknown or repeated passenger or an itinerary that cannot be flown: here, each class
+named with its count and first passengers). Decisions
 are applied in the order returned (seats go first come, first served). One entry-point call per day."""
 
 from __future__ import annotations
@@ -16,6 +17,42 @@ from __future__ import annotations
 from fdegym_env.tasklib import evaluation
 
 from . import sim
+
+
+UNKNOWN, REPEATED = "for a passenger not on the plan", "for a passenger already decided"
+NOT_IN_SCHEDULE, NOT_OPERATING = "rebooked on a flight not in the schedule", "rebooked on a flight that is not operating"
+WRONG_ORIGIN = "rebooked from another airport than the cancelled flight's"
+SHORT = "rebooked to end short of or away from the destination city"
+TOO_SOON = "rebooked on a first flight leaving under 30 min after the notice"
+CHAIN = "rebooked on legs that do not chain airport to airport"
+
+
+def unflyable(p: dict, segs, legs: list, notice: int) -> tuple[str, str] | None:
+    """Why Amadeus rejects a rebooking (the class and the passenger's example), or None."""
+    pid, orig, final = p["pax_id"], p["segments"][0]["from"], p["segments"][-1]["to"]
+    if None in legs:
+        return NOT_IN_SCHEDULE, f"{pid} {segs[legs.index(None)] if isinstance(segs, list) and segs else segs!r}"
+    if any(f["status"] != "OK" for f in legs):
+        f = next(f for f in legs if f["status"] != "OK")
+        return NOT_OPERATING, f"{pid} {f['key']} {f['status']}"
+    if legs[0]["from"] != orig:
+        return WRONG_ORIGIN, f"{pid} from {legs[0]['from']} (not {orig})"
+    if sim.city(legs[-1]["to"]) != sim.city(final):
+        return SHORT, f"{pid} ends at {legs[-1]['to']} (booked to {final})"
+    if legs[0]["_dep"] < notice + 30:
+        return TOO_SOON, f"{pid} {legs[0]['flight']} {legs[0]['std'][11:16]}"
+    a, b = next(((a, b) for a, b in zip(legs, legs[1:]) if a["to"] != b["from"]), (None, None))
+    if a:
+        return CHAIN, f"{pid} {a['key']} to {a['to']} then {b['key']} from {b['from']}"
+    return None
+
+
+def rejected_text(rejected: list[tuple[str, str]]) -> str:
+    """Each class of rejected decision with its count and the first passengers, in order of first sight."""
+    by: dict[str, list[str]] = {}
+    for why, example in rejected:
+        by.setdefault(why, []).append(example)
+    return "; ".join(f"{len(ex)} {why} ({', '.join(ex[:4])}{', ...' if len(ex) > 4 else ''})" for why, ex in by.items())
 
 
 def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
@@ -26,16 +63,21 @@ def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
     notice = {c["key"]: sim.to_min(c["notice"]) for c in plan["cancelled"]}
     pax = {p["pax_id"]: p for p in plan["passengers"]}
     decs = value.get("decisions") if ok and isinstance(value, dict) else None
-    r = {"out": {}, "key": key, "pax": pax, "incidents": [], "malformed": 0,
+    r = {"out": {}, "key": key, "pax": pax, "incidents": [], "malformed": 0, "rejected": [],
          "offloaded": 0, "misconnects": 0, "umnr_auto": 0, "prm_missed": 0}
     seen, queue = set(), []
+
+    def reject(why: str, example: str) -> None:
+        r["malformed"] += 1
+        r["rejected"].append((why, example))
 
     def conn(a, b):
         return sim.mct(params, a["arr_terminal"], b["dep_terminal"], b["region"])
     for d in decs if isinstance(decs, list) else []:
         p = pax.get(d.get("pax_id")) if isinstance(d, dict) and isinstance(d.get("pax_id"), str) else None
         if p is None or p["pax_id"] in seen:
-            r["malformed"] += 1
+            pid = d.get("pax_id") if isinstance(d, dict) else d
+            reject(REPEATED if p else UNKNOWN, str(pid)[:40])
             continue
         seen.add(p["pax_id"])
         if d.get("action") != "rebook":          # anything but rebook/desk is tasklib.replay's malformed output
@@ -43,11 +85,9 @@ def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
             continue
         segs = d.get("segments")
         legs = [key.get(k) if isinstance(k, str) else None for k in segs] if isinstance(segs, list) and segs else [None]
-        orig, final = p["segments"][0]["from"], p["segments"][-1]["to"]
-        if None in legs or any(f["status"] != "OK" for f in legs) or legs[0]["from"] != orig \
-                or sim.city(legs[-1]["to"]) != sim.city(final) or legs[0]["_dep"] < notice[p["disrupted"]] + 30 \
-                or any(a["to"] != b["from"] for a, b in zip(legs, legs[1:])):
-            r["malformed"] += 1
+        bad = unflyable(p, segs, legs, notice[p["disrupted"]])
+        if bad:
+            reject(*bad)
             queue.append(p)
             continue
         for a, b in zip(legs, legs[1:]):
@@ -107,7 +147,7 @@ def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
 
 
 def evaluate(decide, params: dict, traffic: dict) -> dict:
-    cost, incidents, malformed = 0.0, [], 0
+    cost, incidents, malformed, rejected = 0.0, [], 0, []
     st = {k: 0 for k in ("pax", "auto", "desk", "offloaded", "split", "coterm", "delay_min", "comp", "hotel",
                          "misconnects", "umnr_auto", "stranded", "prm_missed")}
     for plan in traffic["plans"]:
@@ -115,6 +155,7 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
         r = replay(params, plan, reply.value, reply.ok)
         incidents += r["incidents"]
         malformed += r["malformed"]
+        rejected += r["rejected"]
         for k in ("offloaded", "misconnects", "umnr_auto", "prm_missed"):
             st[k] += r[k]
         cost += sim.OFFLOAD_EUR * r["offloaded"] + sim.PRM_MISSED_EUR * r["prm_missed"]
@@ -139,8 +180,7 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
                          ("hotel", eu and night and desk), ("coterm", coterm), ("split", pid in r["split"])):
                 st[k] += n
     if malformed:
-        incidents.append(f"malformed_output: {malformed} decision(s) for an unknown or repeated passenger, or "
-                         "rebooked onto an itinerary that cannot be flown")
+        incidents.append(f"malformed_output: {malformed} decision(s) Amadeus would reject: {rejected_text(rejected)}")
     summary = f"EUR {cost:,.0f} for {st['pax']} passengers: {st['auto']} auto-rebooked, {st['desk']} via the desk"
     return {"kpi": round(cost, 2), "incidents": incidents, "summary": summary, "details": st}
 

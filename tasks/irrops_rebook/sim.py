@@ -223,6 +223,9 @@ PNR_CHARS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 ONWARD = {"US": ["LHR", "LHR", "LGW", "CDG", "ORY", "AMS", "FRA", "MAD", "BCN", "FCO", "MAN", "EDI", "BHX", "GLA"],
           "EU": ["BOS", "JFK", "BOS", "JFK", "LHR", "LGW", "MAN", "EDI", "GLA", "BHX", "LHR"],
           "UK": ["BOS", "JFK", "JFK", "CDG", "ORY", "AMS", "FRA", "MAD", "BCN", "FCO", "LHR"]}
+# nobody connects in Dublin back to the city they came from: a London or Paris origin drawn as the
+# onward city goes to the other one instead
+OTHER_CITY = {"LHR": "CDG", "LGW": "ORY", "CDG": "LHR", "ORY": "LGW"}
 
 
 def title_for(rng: random.Random, given: str, ptc: str, minor_alone: bool) -> str:
@@ -260,6 +263,8 @@ def passengers(rng: random.Random, params: dict, by_from: dict, cnl: dict, start
             dest = rng.choice(ONWARD[region])
             if rng.random() < shares.get("coterm", 0.0):
                 dest = rng.choice(["LHR", "CDG", "LHR", "CDG", "LGW", "ORY"])
+            if city(dest) == city(cnl["from"]):
+                dest = OTHER_CITY[dest]
             slack = rng.choice([0, 0, 5, 10, 20, 35, 50, 75])
             for g in by_from[HUB]:
                 if g["to"] == dest and g["status"] == "OK" and \

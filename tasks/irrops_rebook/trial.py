@@ -51,8 +51,10 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
                      "with an SMS and no hotel. Under EU261 that's a care failure and a complaint to the regulator.")
         facts.append("F_care")
     if "malformed_output" in kinds:
-        lines.append("Conor (OCC systems): Amadeus rejected part of the tool's output - " + next(
-            i for i in inc if i.startswith("malformed")).split(": ", 1)[1] + ".")
+        # every class with its count and passengers, as graded: those passengers went to the desk after all
+        lines.append("Conor (OCC systems): Amadeus rejected part of the tool's output, so those passengers landed "
+                     "in the desk queue after all - " + "; and ".join(
+                         i.split(": ", 1)[1] for i in inc if i.startswith("malformed_output")) + ".")
     if not kinds - {"malformed_output"}:
         if d["split"]:
             lines.append(f"Marek: {d['split']} passengers from families or groups turned up at the desk because the "

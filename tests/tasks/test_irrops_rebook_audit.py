@@ -3,6 +3,7 @@ agent learns each one), on hand-built plans with the real network model."""
 
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 
 import pytest
@@ -177,3 +178,102 @@ def test_the_tool_may_rebook_onto_the_other_airport_of_the_same_city():
     out = grade(p, [{"pax_id": "P00006", "action": "rebook", "segments": ["SK403/10MAR", "SK450/10MAR"]}])
     assert out["incidents"] == []
     assert out["details"]["coterm"] == 1 and out["details"]["auto"] == 1
+
+
+def test_malformed_output_names_each_class_and_its_passengers():
+    """A rejected decision is named by passenger and reason, class by class, so the delivered tool's
+    author can find it: a same-city arrival (LGW for LHR) is no rejection, ending at DUB is."""
+    cnl = flight("SK401/10MAR", "CDG", "DUB", "2026-03-10T07:00", 105)
+    soon = flight("SK405/10MAR", "CDG", "DUB", "2026-03-10T04:40", 105)       # notice 04:30 + 10 min
+    new = flight("SK403/10MAR", "CDG", "DUB", "2026-03-10T10:00", 105)
+    lhr = flight("SK512/10MAR", "DUB", "LHR", "2026-03-10T13:00", 75)
+    lgw = flight("SK452/10MAR", "DUB", "LGW", "2026-03-10T13:15", 75)
+    man = flight("SK311/10MAR", "MAN", "DUB", "2026-03-10T12:00", 60)
+    fl = [cnl, soon, new, lhr, lgw, man]
+    people = [pax(f"P0010{i}", [cnl, lhr] if i < 3 else [cnl], "SK401/10MAR") for i in range(8)]
+    p = plan(fl, "SK401/10MAR", people)
+    decisions = [{"pax_id": "P00100", "action": "rebook", "segments": ["SK403/10MAR"]},                 # ends at DUB
+                 {"pax_id": "P00101", "action": "rebook", "segments": ["SK403/10MAR", "SK452/10MAR"]},  # LGW: fine
+                 {"pax_id": "P00102", "action": "rebook", "segments": ["SK403/10MAR", "SK999/10MAR"]},
+                 {"pax_id": "P00103", "action": "rebook", "segments": ["SK401/10MAR"]},
+                 {"pax_id": "P00104", "action": "rebook", "segments": ["SK405/10MAR"]},
+                 {"pax_id": "P00105", "action": "rebook", "segments": ["SK311/10MAR"]},
+                 {"pax_id": "P00106", "action": "rebook", "segments": ["SK403/10MAR", "SK311/10MAR"]},
+                 {"pax_id": "P00107", "action": "desk"}, {"pax_id": "P00107", "action": "desk"},
+                 {"pax_id": "P99999", "action": "desk"}]
+    out = grade(p, decisions)
+    [inc] = [i for i in out["incidents"] if i.startswith("malformed_output")]
+    assert inc.startswith("malformed_output: 8 decision(s) Amadeus would reject: ")
+    for part in ("1 rebooked to end short of or away from the destination city (P00100 ends at DUB (booked to LHR))",
+                 "1 rebooked on a flight not in the schedule (P00102 'SK999/10MAR')",
+                 "1 rebooked on a flight that is not operating (P00103 SK401/10MAR CNL)",
+                 "1 rebooked on a first flight leaving under 30 min after the notice (P00104 SK 405 05:40)",
+                 "1 rebooked from another airport than the cancelled flight's (P00105 from MAN (not CDG))",
+                 "1 rebooked on legs that do not chain airport to airport (P00106 SK403/10MAR to DUB then "
+                 "SK311/10MAR from MAN)",
+                 "1 for a passenger already decided (P00107)", "1 for a passenger not on the plan (P99999)"):
+        assert part in inc, part
+    assert "P00101" not in inc and out["details"]["coterm"] == 1
+
+
+def _shadow_console(spoil):
+    class Console:
+        task = TASK
+
+        def call(self, module, function, plan, timeout_s=None):
+            from fdegym_env.grading.grade import CallResult
+            ds = [{"pax_id": p["pax_id"], "action": "desk", "reason": "manual"} for p in plan["passengers"]]
+            return CallResult(True, {"decisions": spoil(ds, plan)})
+    return Console()
+
+
+def test_trial_names_the_passengers_amadeus_rejected_with_the_graders_count():
+    params, traffic = dict(BASE), TASK.module("traffic").shadow(BASE, 0)
+    plan0 = traffic["plans"][0]
+    local = [p for p in plan0["passengers"] if len(p["segments"]) == 1][:6]
+
+    def spoil(ds, plan):   # six passengers rebooked onto the cancelled flight itself
+        bad = {p["pax_id"] for p in local}
+        return [dict(d, action="rebook", segments=[plan["cancelled"][0]["key"]]) if d["pax_id"] in bad else d
+                for d in ds]
+    out = TASK.module("trial").run(_shadow_console(spoil), params, 0, traffic)
+    graded = TASK.module("grader").grade(_shadow_console(spoil), params, traffic)
+    [inc] = [i for i in graded["incidents"] if i.startswith("malformed_output")]
+    line = next(x for x in out["feedback"].splitlines() if x.startswith("Conor (OCC systems)"))
+    assert inc.split(": ", 1)[1] in line and "6 decision(s)" in line
+    assert all(p["pax_id"] in line for p in local[:4])
+
+
+@pytest.mark.parametrize("variant", ["base", "own_metal_us", "t1_regional"])
+def test_no_booked_connection_returns_to_the_city_it_came_from(variant):
+    """Plans list the journey through the cancelled flight; nobody connects in Dublin back to the city
+    they left (a CDG-DUB-CDG booking read as an outbound and its return)."""
+    from fdegym_env.grading.grade import held_out_traffic
+    var, traffic = TASK.variant(variant), TASK.module("traffic")
+    plans = held_out_traffic(TASK, var)["plans"] + [traffic.shadow(dict(var.params), d)["plans"][0] for d in range(3)]
+    assert sum(len(p["segments"]) > 1 for pl in plans for p in pl["passengers"]) > 100
+    back = [(p["pax_id"], [s["key"] for s in p["segments"]]) for pl in plans for p in pl["passengers"]
+            if SIM.city(p["segments"][-1]["to"]) == SIM.city(p["segments"][0]["from"])]
+    assert back == []
+
+
+def test_workspace_notes_agree_with_the_data():
+    """RM's note on avail, Marek's count of referrals on the 27th and the wet-lease mail say what the
+    plans, the log and the variants hold."""
+    import re
+
+    from fdegym_env.core.workspace import world_snapshot
+    for vname in ("base", "own_metal_us"):
+        ws = world_snapshot(TASK, TASK.variant(vname))
+        note = (ws / "docs" / "seat_inventory_note.md").read_text()
+        assert "sold to cap shows avail 0" in note
+        for f in json.loads((ws / "data" / "plans" / "IRR-20260127-WX.json").read_text())["schedule"]:
+            if f["status"] == "OK":
+                assert f["avail"] == (f["au"] - f["booked"] if f["booked"] < f["cap"] else 0), f["key"]
+        log = (ws / "logs" / "reaccom.log").read_text().splitlines()
+        desk = sum(int(re.search(r"(\d+) to desk", x).group(1)) for x in log if " 2026-01-27 CNL:" in x)
+        mail = next(m["text"] for m in TASK.people_spec(TASK.variant(vname))["inbox"] if m["id"] == "m2_marek")
+        said = int(re.search(r"(\d+)-odd referrals", mail).group(1))
+        assert said <= desk < said + 100
+        wl = " ".join((ws / "mail" / "FW_bos_wetlease.txt").read_text().split())
+        assert "for the winter" not in wl and "up for renewal" in wl

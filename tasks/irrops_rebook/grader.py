@@ -18,7 +18,6 @@ from fdegym_env.tasklib import evaluation
 
 from . import sim
 
-
 UNKNOWN, REPEATED = "for a passenger not on the plan", "for a passenger already decided"
 NOT_IN_SCHEDULE, NOT_OPERATING = "rebooked on a flight not in the schedule", "rebooked on a flight that is not operating"
 WRONG_ORIGIN = "rebooked from another airport than the cancelled flight's"

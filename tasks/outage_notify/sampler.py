@@ -3,8 +3,9 @@
 Each sample takes one named non-base structure (which feeder sections the control room carries on
 another feeder, what the program standard requires, who covers nights) and re-draws texture: the
 world seed (customers, phones, medical codes, event timing), lockout volume, escalation and
-landline shares, and the switching order number of each transfer (wherever people or the brief quote it). Every sample keeps the subtle cases (escalating incidents, landlines, the SCADA
-transfer), at shares the reference handles and the diligent answer misses.
+landline shares, and each transfer's switching order number (wherever people or the brief quote
+it). Every sample keeps the subtle cases (escalating incidents, landlines, the SCADA transfer), at
+shares the reference handles and the diligent answer misses.
 
 Not drawn: the base structure itself (the base-memorised reference must score <= 0.8 on a sample).
 """

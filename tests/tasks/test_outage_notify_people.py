@@ -12,9 +12,12 @@
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from fdegym_env.core.registry import load_task
+from fdegym_env.core.task import render
 from fdegym_env.people import People, make_router
 from fdegym_env.tasklib.replay import Reply
 
@@ -154,3 +157,80 @@ def test_tom_answers_both_halves_of_the_playtest_question(variant):
         "(automated voice call) today, e.g. for landline customers?")
     assert {"planner_runtime", "twilio_delivery"} <= set(r.tags) and "dont_know" not in r.tags, r.reply
     assert "oldest first" in r.reply and "live today" in r.reply
+
+
+ORDER = re.compile(r"\bSO-\d{2}-\d{4}-\d{2}\b")
+ORDER_VARIANTS = VARIANTS + ["sample:6317", "sample:0", "sample:1", "sample:2", "sample:3", "sample:9113"]
+
+
+def _order_of_each_pair(reply: str, transfers: list[str]) -> dict[str, str]:
+    """Transfer -> the order number quoted with its devices in ``reply`` (with several transfers, in
+    the same sentence or clause as its open device and no other)."""
+    for tr in transfers:
+        assert all(d in reply for d in tr.split(":")), (tr, reply)
+    if len(transfers) == 1:
+        found = set(ORDER.findall(reply))
+        assert len(found) == 1, reply
+        return {transfers[0]: found.pop()}
+    out = {}
+    for clause in re.split(r"(?<=\.)\s|, and |\) and |; ", reply):
+        mine = [tr for tr in transfers if tr.split(":")[1] in clause]
+        found = set(ORDER.findall(clause))
+        if len(mine) == 1 and found:
+            assert len(found) == 1 and out.get(mine[0], next(iter(found))) in found, (mine, clause)
+            out[mine[0]] = found.pop()
+    return out
+
+
+@pytest.mark.parametrize("variant", ORDER_VARIANTS)
+def test_the_switching_order_priya_asks_for_is_given_for_each_transfer(variant):
+    v = TASK.variant(variant)
+    orders, transfers = v.params["switching_orders"], v.params["transfers"]
+    assert sorted(orders) == sorted(transfers)
+    for tr, so in orders.items():        # SO-YY-MMDD-NN, dated the day the transfer went in
+        since = v.params["transfer_since"][tr]
+        assert ORDER.fullmatch(so) and so[3:10] == f"{since[2:4]}-{since[5:7]}{since[8:10]}", (tr, so)
+    pairs = " and ".join(f"the {tr.split(':')[1]}/{tr.split(':')[0]} transfer" for tr in transfers)
+    question = f"What are the switching order numbers for {pairs}?"
+    if v.params["ray_gone_after_hours"] == 0:
+        # Ray is on leave: the redline he left with Priya carries the order, and her sign-off quotes it
+        p = _people(variant)
+        said = [p.contact("priya_ramaswamy", "Has the control room sent you redlines for the Silverton bank job?"),
+                p.contact("priya_ramaswamy", f"Sign-off for abnormal_state: {pairs}, off Ray's redline?")]
+    else:
+        p = _people(variant)
+        gate = p.contact("priya_ramaswamy", "Can I have GIS sign-off to fill in abnormal_state?")
+        assert "switching order" in gate.reply, gate.reply
+        asked = _people(variant).contact("ray_tolliver", question)      # asked straight out
+        assert asked.tags == ["switching_orders"], asked.reply
+        said = [asked, p.contact("ray_tolliver", f"Which ties are closed right now? I see {pairs} in the complaints."),
+                p.contact("ray_tolliver", question)]
+        assert said[2].tags[0].startswith("switching_orders"), said[2].reply
+    for r in said:
+        assert set(ORDER.findall(r.reply)) == set(orders.values()), r.reply
+        assert _order_of_each_pair(r.reply, transfers) == orders, r.reply
+
+
+@pytest.mark.parametrize("variant", ORDER_VARIANTS)
+def test_every_order_number_people_and_brief_quote_is_the_variants(variant):
+    v = TASK.variant(variant)
+    texts = [TASK.brief(level, v) for level in ("L0", "L1", "L2", "L3")]
+    texts += [str(TASK.people_spec(v)), render(str(TASK.truth), v.params, "truth.yaml")]
+    quoted = set().union(*(ORDER.findall(t) for t in texts))
+    assert quoted == set(v.params["switching_orders"].values()), quoted
+    assert set(v.params["switching_orders"].values()) <= set(ORDER.findall(TASK.brief("L0", v)))
+
+
+def test_samples_draw_their_own_order_numbers():
+    drawn = {TASK.variant(f"sample:{n}").params["switching_orders"].get("T-101:R-2101B") for n in range(40)}
+    assert len(drawn - {None}) > 3, drawn
+
+
+def test_ray_gives_the_order_numbers_when_asked_after_the_transfers():
+    v = TASK.variant("sample:6317")
+    p = _people("sample:6317")
+    p.contact("ray_tolliver", "Is part of SLV-2101 or MBK-3101 being carried on another feeder through a tie right now?")
+    r = p.contact("ray_tolliver", "What are the switching order numbers for the Silverton bank 2 transfer (R-2101B/T-101) "
+                  "and the Millbrook bank 1 transfer (SW-3101-06/T-102)?")
+    assert r.tags == ["switching_orders"], r.reply
+    assert _order_of_each_pair(r.reply, v.params["transfers"]) == v.params["switching_orders"], r.reply

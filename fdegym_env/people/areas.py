@@ -78,8 +78,12 @@ class AreaIndex:
 
     def names_someone(self, person_id: str, text: str) -> bool:
         """Whether ``text`` (a scripted line of ``person_id``) names any other person."""
-        return any(re.search(r"\b" + re.escape(n) + r"\b", text)
-                   for pid, ns in self.names.items() if pid != person_id for n in ns if len(n) >= 2)
+        return bool(self.named_in(person_id, text))
+
+    def named_in(self, person_id: str, text: str) -> list[str]:
+        """The other people ``text`` (a scripted line of ``person_id``) names, by full or first name."""
+        return [pid for pid, ns in self.names.items() if pid != person_id
+                and any(len(n) >= 2 and re.search(r"\b" + re.escape(n) + r"\b", text) for n in ns)]
 
 
 @functools.lru_cache(maxsize=64)

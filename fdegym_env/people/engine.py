@@ -128,6 +128,9 @@ class People:
         self.trials = 0
         self.ledger: list[dict[str, Any]] = []
         self.referred: set[tuple[str, str]] = set()      # (who referred, to whom): never sent back in a circle
+        # (who, whom their answer named) -> the topics that named them ("check with Dev"): the named
+        # person never refers the agent back to the first on those topics' subject
+        self.pointed: dict[tuple[str, str], set[str]] = {}
         self._areas: AreaIndex | None = None
 
     # --- bookkeeping -------------------------------------------------------------------------
@@ -269,6 +272,7 @@ class People:
         shadow.said = {k: list(v) for k, v in self.said.items()}
         shadow.answered = {k: set(v) for k, v in self.answered.items()}
         shadow.referred = set(self.referred)
+        shadow.pointed = {k: set(v) for k, v in self.pointed.items()}
         return shadow._answer(self.people[person_id], message)
 
     def _answer(self, person: dict[str, Any], message: str) -> tuple[str, list[str], list[str]]:
@@ -330,6 +334,10 @@ class People:
                 tags.append(t["id"])
                 done.add(t["id"])
             facts.extend(t.get("facts", []))
+        if self.refer_elsewhere:
+            for tag, part in zip(tags, parts):           # one line per topic, in order
+                for named in self.areas.named_in(person["id"], part):
+                    self.pointed.setdefault((person["id"], named), set()).add(tag.partition(":")[0])
         if len(matched) > MAX_TOPICS_PER_MESSAGE:
             parts.append(person.get("overflow") or DEFAULT_OVERFLOW)
         for tag in tags:
@@ -375,7 +383,8 @@ class People:
 
     def _best_referral(self, person: dict[str, Any], message: str) -> dict[str, Any] | None:
         """The reachable person one of whose topics the router says answers ``message`` (best score
-        first, the earlier person on a tie); never someone who sent the agent to ``person``."""
+        first, the earlier person on a tie); never someone who sent the agent to ``person``: by a
+        referral, or by naming ``person`` in the answer of a topic that would answer it again."""
         scores = getattr(self.router, "scores", None)
         best, best_score = None, 0.0
         for other in self.people.values():
@@ -384,7 +393,7 @@ class People:
             if (other["id"], person["id"]) in self.referred:
                 continue
             matched, _ = self.router.route(other, message, [])
-            if not matched:
+            if not matched or {t["id"] for t in matched} & self.pointed.get((other["id"], person["id"]), set()):
                 continue
             s = scores(other, message)[matched[0]["id"]] if scores else 1.0
             if best is None or s > best_score:

@@ -61,7 +61,8 @@ def prose(p: dict) -> dict:
                                   f"people at that page, so if a bot rejects or parks a ${d - 70:,} claim, that's us "
                                   f"breaking our own published promise. Each one we break costs us about "
                                   f"${int(p['charter_breach_usd']):,} by the time CS has calmed the customer down and "
-                                  f"credited it anyway.")
+                                  f"credited it anyway. Everything else gets the usual: a first reply within two "
+                                  f"business days, a resolution within ten, and a reply that explains the invoice.")
         # the Charter page export in docs/: the named variant's page with the drawn amount and days
         page = named["charter_de_minimis"]
         out["charter_page_small"] = page["charter_page_small"].replace("$250", f"${d:,}").replace(

@@ -96,7 +96,7 @@ def _make_account(rng: random.Random, idx: int, signed_window: tuple[str, str], 
         acc_id = f"ACC-{rng.randint(10000, 99999)}"
     term = "annual" if rng.random() < 0.45 else "monthly"
     plan = rng.choices(PLANS, weights=[22, 30, 26, 14, 8])[0]
-    acc = {"account_id": acc_id, "name": name, "billing_term": term, "plan": plan,
+    acc = {"account_id": acc_id, "name": name, "billing_term": term, "plan": plan, "signed_plan": plan,
            "tz": rng.choice(_TZ), "idx": idx}
     lo, hi = signed_window
     span = (int(hi[:4]) - int(lo[:4])) * 12 + int(hi[5:7]) - int(lo[5:7])
@@ -206,10 +206,12 @@ _SIGNERS = ["VP Finance", "CFO", "Head of Procurement", "COO", "Finance Director
 
 def order_form_excerpt(acc: dict, variant_text: bool, rng: random.Random) -> str:
     """What the contract feed carries of the signed order form. Where the register is the record of
-    price terms, the feed only has the cover page; otherwise the OCR'd billing clauses."""
+    price terms, the feed only has the cover page; otherwise the OCR'd billing clauses. Every clause
+    names the plan the order form was signed for (the locked plan), not the one the account is on now."""
     if acc["billing_term"] != "annual":
         return ""
-    cid, name, plan = acc["contract_id"], acc["name"], PLAN_LABEL[acc["plan"]]
+    signed_plan = acc.get("signed_plan", acc["plan"])
+    cid, name, plan = acc["contract_id"], acc["name"], PLAN_LABEL[signed_plan]
     env = f"{rng.randint(0x1000, 0xFFFF):04X}-{rng.randint(0x1000, 0xFFFF):04X}"
     net = rng.choice([30, 30, 30, 45, 60])
     signed = f"{acc['start'][:8]}{rng.randint(1, 27):02d}"
@@ -259,7 +261,7 @@ def order_form_excerpt(acc: dict, variant_text: bool, rng: random.Random) -> str
             f"Subscription Fees ({plan}) at list; Provider may revise list prices on written notice per MSA 4.2.",
         ]))
     parts.append(rng.choice([
-        f"Usage above the {INCLUDED[acc['plan']]:,} credits included in {plan} is billed monthly in arrears (Price Book rates).",
+        f"Usage above the {INCLUDED[signed_plan]:,} credits included in {plan} is billed monthly in arrears (Price Book rates).",
         f"Overage for {name} is invoiced in arrears at the Price Book rate per credit.",
         f"Credits beyond the {plan} allowance are charged to {name} in arrears; see Price Book {rng.choice(['PB-2024.1', 'current edition'])}.",
         "",

@@ -1,5 +1,6 @@
 """One trial day for billing_dispute: the current system/ runs a shadow invoice cycle (next
 month's extract, sandbox NetSuite) and the dispute handler on the tickets that cycle would attract.
+Each day is its own sandbox sample of that cycle (T.shadow(params, day)), named as such in the report.
 People report what they saw, in their words; never the answer key."""
 from __future__ import annotations
 
@@ -23,7 +24,12 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
     d = res["details"]
     inc = res["incidents"]
     names = {a["account_id"]: a["name"] for a in traffic["cycles"][0]["input"]["accounts"]}
-    lines = [f"Shadow run {traffic['cycles'][0]['input']['period']} (sandbox NetSuite, nothing sent to customers)."]
+    period = traffic["cycles"][0]["input"]["period"]
+    # every trial day replays the same cycle on its own sandbox sample: say which, and why counts differ
+    lines = [f"Shadow run {day}: the {period} cycle on sandbox sample {day} (sandbox NetSuite, nothing sent to "
+             f"customers). Finance Ops reloads the sandbox with a fresh sample of accounts, plan changes and "
+             f"tickets for each shadow run of the {period} cycle, so counts differ from run to run - compare what "
+             f"kind of problem comes back, not the totals."]
     facts: list[str] = []
     topics: list[str] = []
     lines.append(f"Beatriz (AR): {d['disputes']} dispute tickets came through on the shadow cycle; "

@@ -163,3 +163,23 @@ def test_trial_charter_line_counts_what_the_grader_counts(variant):
     short = [i for i in TASK.module("grader").grade(_Canned(params, decide=lambda p: ways[2]), params, one)["incidents"]
              if i.startswith("charter_breach:")]
     assert short and "but was credited 1.00" in short[0], short
+
+
+# Every trial day replays next month's cycle on its own sandbox sample: each report names its run and
+# sample, and says the counts differ from run to run because the sample does (they do).
+@pytest.mark.parametrize("variant", ["base", "sample:3318"])
+def test_each_trial_day_names_its_own_sample_of_the_cycle(variant):
+    params = dict(TASK.variant(variant).params)
+    heads, tickets = [], []
+    for day in (1, 2, 3):
+        traffic = T.shadow(params, day)
+        period = traffic["cycles"][0]["input"]["period"]
+        out = TASK.module("trial").run(_Canned(params), params, day, traffic)
+        head = out["feedback"].splitlines()[0]
+        assert head.startswith(f"Shadow run {day}: the {period} cycle on sandbox sample {day} "), head
+        assert f"fresh sample of accounts, plan changes and tickets for each shadow run of the {period} cycle" in head
+        assert "counts differ from run to run" in head, head
+        heads.append(head)
+        tickets.append(out["stats"]["disputes"])
+    assert len(set(heads)) == 3, heads
+    assert len(set(tickets)) > 1, tickets

@@ -96,8 +96,23 @@ CHARTER = [
 ]
 
 
-@pytest.mark.parametrize("variant", ["base", "charter_de_minimis", "sample:1436", "sample:5127"])
-@pytest.mark.parametrize("message", CHARTER)
+# What the Charter promises beyond the export, goodwill credits, late disputes, reply times and what
+# breaks it are his too; he says what it does and does not promise in variants with no small-claim rule.
+BEYOND = [
+    "Does the live Charter promise anything beyond the exported copy (docs/customer_charter.md), such as goodwill "
+    "credits for small or late disputes?",
+    "Beatriz said to check with you what the Customer Charter promises before the bot rejects small disputes. "
+    "What does it promise?",
+    "Is docs/customer_charter.md the current version of the Charter page, or has the live page changed since?",
+    "Does the Charter promise goodwill credits to customers?",
+    "What does the Charter say about late disputes - ones raised long after the invoice?",
+    "What reply and resolution times does the Charter commit us to?",
+    "What would break the Charter if the dispute handler does it?",
+]
+
+
+@pytest.mark.parametrize("variant", ["base", "charter_de_minimis", "sample:1436", "sample:5127", "sample:3318"])
+@pytest.mark.parametrize("message", CHARTER + BEYOND)
 def test_dev_answers_what_the_charter_promises(variant, message):
     r = people(variant).contact("dev_malhotra", message)
     assert r.tags == ["charter"], (r.tags, r.reply)
@@ -108,6 +123,10 @@ def test_dev_answers_what_the_charter_promises(variant, message):
         assert f"costs us about ${int(params['charter_breach_usd']):,}" in r.reply, r.reply   # the KPI's charter cost
     else:
         assert "Nothing in it about crediting small amounts" in r.reply, r.reply
+        assert "a bare 'rejected', or a ticket left sitting past the ten days, breaks it" in r.reply, r.reply
+    assert "first reply within two business days" in r.reply and "resolution within ten" in r.reply, r.reply
+    assert "docs/customer_charter.md is the live page" in r.reply and "no goodwill credits" in r.reply, r.reply
+    assert "disputes raised late" in r.reply, r.reply
 
 
 # Marcus owns FP-07 and the delegated limit: a clear question about it is answered on the first ask,
@@ -130,3 +149,30 @@ def test_marcus_answers_delegation_questions_on_the_first_ask(variant, message):
     assert r.tags == ["approval_limit"], (r.tags, r.reply)
     assert f"up to {TASK.variant(variant).params['approval_limit_text']} per credit note" in r.reply
     assert "per credit note the system posts" in r.reply
+
+
+# Inés's price-lock answer is the rule, not a verdict on one contract: asked about one contract or two
+# (register and order form disagreeing), she never answers "that one is protected", and says which record
+# decides the fee in this variant.
+LOCKS = [
+    "Two contracts disagree between the register and the order form: Q-2024-0338 register 2,590 vs order form "
+    "cap 2,350, and Q-2025-0198 register 2,570 vs order form lock 2,450. Are these price-protected, and which "
+    "figure should we bill?",
+    "Q-2024-0338 and Q-2025-0198: the register and the order forms give different locked fees. Which record wins?",
+    "For Q-2024-0338 the register says 2,590.00 but the order form caps the fee at 2,350.00. Which one is right?",
+    "Is Q-2025-0198 price-protected? The register shows 2,570 and the order form clause says 2,450.",
+    "Tessel Holdings says INV-202512-00139 bills their Team plan at $1,320 but order form Q-2024-0965 fixes it at "
+    "$1,005 until April 2026. Is that contract price-protected, and which record should the engine trust?",
+]
+
+
+@pytest.mark.parametrize("variant", ["base", "order_form_locks", "sample:3318"])
+@pytest.mark.parametrize("message", LOCKS)
+def test_ines_speaks_to_the_rule_not_to_one_contract(variant, message):
+    r = people(variant).contact("ines_caldera", message)
+    assert r.tags == ["price_locks"], (r.tags, r.reply)
+    assert "that one" not in r.reply and not r.reply.startswith(("Pulled it", "Yes")), r.reply
+    assert "Whichever contracts you're asking about" in r.reply, r.reply
+    source = TASK.variant(variant).params["lock_source_text"]
+    assert f"Where the register and the order form disagree on the fee, go by {source}" in r.reply, r.reply
+    assert "keeps its contracted monthly fee on the protected plan until the protection end date" in r.reply

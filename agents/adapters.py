@@ -143,7 +143,7 @@ def _tool_method(tool) -> Any:
         return self._act(action)
 
     sig = inspect.Signature(params, return_annotation=str)
-    method.__signature__ = sig
+    method.__signature__ = sig  # type: ignore[attr-defined]  # inspect reads it; typeshed's functions lack it
     method.__annotations__ = ann
     method.__name__ = method.__qualname__ = tool.name
     args_doc = "".join(f"\n    {a.name}: {a.description}" for a in tool.args)

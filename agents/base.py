@@ -35,6 +35,7 @@ def run_episode(env: gym.Env, agent: Agent, seed: int | None = None, options: di
         raise RuntimeError(f"episode ended without a graded result (truncated={truncated}); "
                            "raise the TimeLimit above the task's max_turns")
     result["return"] = total
-    if callable(getattr(agent, "episode_extras", None)):  # e.g. an LLM agent's {"usage": {...}}
-        result.update(agent.episode_extras())
+    extras = getattr(agent, "episode_extras", None)
+    if callable(extras):  # e.g. an LLM agent's {"usage": {...}}
+        result.update(extras())
     return result

@@ -15,10 +15,11 @@ import shutil
 import tempfile
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import gymnasium as gym
 
+from fdegym_env.core.env import unwrap_fdegym
 from fdegym_env.grading.grade import apply_solution
 
 RANDOM_QUESTIONS = ("What should I know about how this system is used?", "Who decides the rules here?",
@@ -81,7 +82,9 @@ class SolutionAgent:
         self.name = solution.replace("_", "-") if params_from is None else f"{solution}@{params_from}"
 
     def reset(self, env: gym.Env, obs, info):
-        u = env.unwrapped
+        u = unwrap_fdegym(env)
+        if u.variant is None or u.workspace is None:
+            raise RuntimeError("SolutionAgent.reset() needs an env with a running episode; call env.reset() first")
         if self.solution not in u.task.solution_names():
             raise ValueError(f"task {u.task.id!r} has no solution {self.solution!r} "
                              f"(has: {', '.join(u.task.solution_names())})")
@@ -119,7 +122,7 @@ def _delivery_actions(task, solution: str, workspace: Path, params: dict) -> lis
     return actions
 
 
-AGENTS = {"do-nothing": DoNothingAgent, "random": RandomAgent, "reference": lambda: SolutionAgent("reference"),
+AGENTS: dict[str, Callable[..., Any]] = {"do-nothing": DoNothingAgent, "random": RandomAgent, "reference": lambda: SolutionAgent("reference"),
           "literal": lambda: SolutionAgent("literal")}
 
 

@@ -124,7 +124,7 @@ class LLMAgent:
         self._queue: deque[tuple[str, Any, Any]] = deque()  # (kind, call id or name, action)
         self._last: tuple[str, Any] | None = None
         self._started = time.monotonic()
-        self.usage = {"model": self.model, "base_url": self.base_url, "model_calls": 0, "prompt_tokens": 0,
+        self.usage: dict[str, Any] = {"model": self.model, "base_url": self.base_url, "model_calls": 0, "prompt_tokens": 0,
                       "completion_tokens": 0, "cached_prompt_tokens": 0, "total_tokens": 0,
                       "usd": 0.0 if self.price is not None else None,
                       "price_usd_per_mtok": list(self.price) if self.price else None, "retries": 0,

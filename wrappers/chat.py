@@ -34,6 +34,7 @@ import gymnasium as gym
 from fdegym_env.wrappers.text_actions import invalid_action, parse_tool_calls
 
 from fdegym_env.core.actions import TOOL_NAMES, tool_schemas
+from fdegym_env.core.env import unwrap_fdegym
 
 SYSTEM_PROMPT = """\
 You are a forward deployed engineer (FDE) embedded with a customer. You work through tools only:
@@ -188,7 +189,7 @@ class ChatEnv(gym.Wrapper):
         if self.done and self.last_info.get("result"):
             r = self.last_info["result"]
             return {"score": r["score"], "uplift": r["uplift"], "incidents": r["incidents"], "kpi": r["kpi"]}
-        return self.env.unwrapped.score_now()
+        return unwrap_fdegym(self.env).score_now()
 
     # --- async ------------------------------------------------------------------------------------
     async def areset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):

@@ -41,6 +41,7 @@ import numpy as np
 from gymnasium import spaces
 
 from fdegym_env.core import yamlio
+from fdegym_env.core.env import unwrap_fdegym
 from fdegym_env.core.errors import did_you_mean
 
 _WORD = re.compile(r"[a-z0-9_]+")
@@ -87,12 +88,13 @@ class DiscreteMenu(gym.Wrapper):
                 raise ValueError(f"privileged: unknown feature {name!r}.{did_you_mean(name, PRIVILEGED_FEATURES)} "
                                  f"Known: {', '.join(PRIVILEGED_FEATURES)}.")
         self.privileged = tuple(privileged)
-        self.menu = load_menu(env.unwrapped.task.path)
+        self.menu = load_menu(unwrap_fdegym(env).task.path)
         self.n = len(self.menu)
         self.n_hash = n_hash
         self.action_space = spaces.Discrete(self.n)
         size = 2 * n_hash + N_STRUCT + 2 * self.n + len(self.privileged)
         self.observation_space = spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32)
+        self._size = size
         self.labels = [m["label"] for m in self.menu]
         self._kinds = [self._kind(m) for m in self.menu]
         self._bags: dict[str, np.ndarray] = {}
@@ -152,7 +154,7 @@ class DiscreteMenu(gym.Wrapper):
             if kind in ("wait", "submit"):
                 mask[i] = True
             elif kind == "trial":
-                people = self.env.unwrapped.people
+                people = unwrap_fdegym(self.env).episode_state()[0]
                 mask[i] = self.trials < int(people.trial_cfg.get("max_runs", 3))
             elif kind == "apply" and mask[i]:
                 mask[i] = self._applicable(self.menu[i])
@@ -164,7 +166,7 @@ class DiscreteMenu(gym.Wrapper):
         """An edit whose 'old' text is no longer in its file would only produce an error. Steps are
         followed in order, so an edit of a file an earlier step of the item writes is checked
         against that text."""
-        ws = self.env.unwrapped.workspace
+        ws = unwrap_fdegym(self.env).episode_state()[2]
         texts: dict[str, str] = {}      # files as the item's earlier steps leave them
         for st in item.get("steps", [item.get("action", {})]):
             if st.get("tool") == "write_file":
@@ -179,7 +181,7 @@ class DiscreteMenu(gym.Wrapper):
     def _text(self, p: Path) -> str | None:
         """A file's text (None if it is not a file), read once between steps that may write files:
         masks are asked every step, and most steps only read or talk (see :data:`READ_ONLY`)."""
-        turn = self.env.unwrapped.turn
+        turn = unwrap_fdegym(self.env).turn
         if self._texts_turn != turn:   # a step that may have written files (or one made below this wrapper)
             self._texts.clear()
             self._texts_turn = turn
@@ -190,7 +192,7 @@ class DiscreteMenu(gym.Wrapper):
 
     # --- features ------------------------------------------------------------------------------
     def _remember(self, step: dict[str, Any], text: str) -> None:
-        tool = step.get("tool")
+        tool = str(step.get("tool"))
         key = {"read_file": f"file:{step.get('path')}", "contact": f"person:{step.get('to')}"}.get(tool, f"tool:{tool}")
         self.memory[key] = self._bag(text)
         self.last_text = text
@@ -208,15 +210,15 @@ class DiscreteMenu(gym.Wrapper):
         return vec
 
     def _observe(self, obs: dict) -> np.ndarray:
-        u = self.env.unwrapped
-        vec = np.zeros(self.observation_space.shape, dtype=np.float32)
+        u = unwrap_fdegym(self.env)
+        vec = np.zeros(self._size, dtype=np.float32)
         heard = np.zeros(self.n_hash, dtype=np.float32)
         read = self._bag(self.last_text).copy()
         for key, bag in self.memory.items():
             np.add(heard if key.startswith(HEARD) else read, bag, out=heard if key.startswith(HEARD) else read)
         vec[: self.n_hash] = heard > 0
         vec[self.n_hash: 2 * self.n_hash] = read > 0
-        people = u.people
+        people = u.episode_state()[0]
         s = 2 * self.n_hash
         vec[s] = min(1.0, u.turn / max(1, u.max_turns))
         vec[s + 1] = min(1.0, people.clock.hours / max(1.0, 24 * u.max_customer_days))
@@ -232,8 +234,8 @@ class DiscreteMenu(gym.Wrapper):
         return vec
 
     def _privileged(self, name: str) -> float:
-        u = self.env.unwrapped
+        u = unwrap_fdegym(self.env)
         if name == "key_fact_share":
             key = u.task.truth.get("key_facts", []) or []
-            return len(set(key) & u.people.known) / len(key) if key else 0.0
+            return len(set(key) & u.episode_state()[0].known) / len(key) if key else 0.0
         raise AssertionError(name)  # names are checked in __init__

@@ -33,6 +33,7 @@ import gymnasium as gym
 import numpy as np
 
 from fdegym_env.core.actions import Action, describe
+from fdegym_env.core.env import FDEGymEnv, unwrap_fdegym
 
 REWARD_TOL = 1e-9
 MAX_DEPTH = 100          # deeper values are recorded by a short repr (an agent may send "[[[[..." of any depth)
@@ -48,9 +49,10 @@ def jsonable(x: Any, _depth: int = 0) -> Any:
         d = _depth + 1
         if isinstance(x, Action):
             return jsonable(x.to_dict(), d)
-        if dataclasses.is_dataclass(x) and not isinstance(x, type) and hasattr(type(x), "tool"):
+        cls = type(x)
+        if dataclasses.is_dataclass(x) and not isinstance(x, type) and hasattr(cls, "tool"):
             fields = {f.name: getattr(x, f.name, None) for f in dataclasses.fields(x)}   # no deep copy
-            return {"tool": type(x).tool, **{k: jsonable(v, d) for k, v in fields.items() if v is not None}}
+            return {"tool": cls.tool, **{k: jsonable(v, d) for k, v in fields.items() if v is not None}}
         if isinstance(x, dict):
             return {str(k): jsonable(v, d) for k, v in x.items()}
         if isinstance(x, (list, tuple)):
@@ -123,13 +125,14 @@ class Recorder(gym.Wrapper):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         obs, info = self.env.reset(seed=seed, options=options)
-        u = self.env.unwrapped
+        u = unwrap_fdegym(self.env)
+        variant = u.episode_state()[1]
         self.episode += 1
         self._return, self._ended, self._annotations = 0.0, False, {}
         router = u.router_kind if isinstance(u.router_kind, str) else None
         self._write({
             "type": "reset", "episode": self.episode, "task": u.task.id, "task_path": str(u.task.path),
-            "task_hash": u.task.content_hash, "variant": u.variant.name, "level": u.episode_level,
+            "task_hash": u.task.content_hash, "variant": variant.name, "level": u.episode_level,
             "seed": seed, "options": dict(options or {}), "agent": u.agent_name,
             "env": {"sandbox": u.sandbox_name, "reward_mode": u.reward_mode, "router": router,
                     "router_kwargs": u.router_kwargs if router else None,
@@ -255,8 +258,7 @@ class ReplayReport:
         return "\n".join(lines)
 
 
-def _make_env(header: dict[str, Any], sandbox: str | None) -> gym.Env:
-    from fdegym_env.core.env import FDEGymEnv
+def _make_env(header: dict[str, Any], sandbox: str | None) -> FDEGymEnv:
     from fdegym_env.core.registry import list_tasks, load_task
     task_ref = header["task"] if header["task"] in list_tasks() else header.get("task_path") or header["task"]
     task = load_task(task_ref)
@@ -343,15 +345,15 @@ def _action_line(action: Any, width: int) -> str:
         args = ", ".join(f"{k}={_short(v, 60)}" for k, v in action.items() if k != "tool")
         return f"{action['tool']}({args})"
     if isinstance(action, dict) and "name" in action:
-        args = action.get("arguments")
-        if isinstance(args, str):
+        arguments = action.get("arguments")
+        if isinstance(arguments, str):
             try:
-                args = json.loads(args) if args.strip() else {}
+                arguments = json.loads(arguments) if arguments.strip() else {}
             except json.JSONDecodeError:
-                return f"{action['name']}(<malformed arguments: {_short(args, width)}>)"
-        if isinstance(args, dict):
-            return _action_line({"tool": action["name"], **args}, width)
-        return f"{action['name']}({_short(args, width)})"
+                return f"{action['name']}(<malformed arguments: {_short(arguments, width)}>)"
+        if isinstance(arguments, dict):
+            return _action_line({"tool": action["name"], **arguments}, width)
+        return f"{action['name']}({_short(arguments, width)})"
     if isinstance(action, dict) and action.get("tool") is None and "unparsed_text" in action:
         return f"(no tool call) {_short(action['unparsed_text'], width)}"
     return _short(action, width)

@@ -27,6 +27,7 @@ import re
 from typing import Any
 
 import gymnasium as gym
+from gymnasium import spaces
 
 from fdegym_env.core.actions import TOOL_NAMES, TOOLS_BY_NAME
 from fdegym_env.core.spaces import UnicodeText
@@ -75,7 +76,8 @@ def _json_objects(blob: str, where: str) -> list[dict[str, Any]]:
 def _embedded_objects(text: str) -> list[dict[str, Any]]:
     """JSON objects with a "name"/"tool" key found anywhere in prose (first decodable ones)."""
     dec = json.JSONDecoder()
-    found, i = [], 0
+    found: list[dict[str, Any]] = []
+    i = 0
     while True:
         i = text.find("{", i)
         if i < 0:
@@ -247,7 +249,11 @@ class TextActions(gym.Wrapper):
         self.text_obs = text_obs
         self.action_space = UnicodeText(max_length=1_000_000)
         if text_obs:
-            self.observation_space = UnicodeText(max_length=env.observation_space["text"].max_length)
+            space = env.observation_space
+            text = space.spaces.get("text") if isinstance(space, spaces.Dict) else None
+            if not isinstance(text, UnicodeText):
+                raise TypeError(f"text_obs=True needs an observation space with a 'text' UnicodeText field, got {space}")
+            self.observation_space = UnicodeText(max_length=text.max_length)
 
     def reset(self, **kwargs):
         obs, info = self.env.reset(**kwargs)

@@ -198,16 +198,16 @@ class _Needles:
         for n, table in self.runs.items():
             i = 0
             while i <= len(words) - n:
-                what = table.get(tuple(words[i:i + n]))
-                if what is None:
+                source = table.get(tuple(words[i:i + n]))
+                if source is None:
                     i += 1
                     continue
                 j = i + 1             # extend over overlapping runs of the same source
-                while j <= len(words) - n and table.get(tuple(words[j:j + n])) == what:
+                while j <= len(words) - n and table.get(tuple(words[j:j + n])) == source:
                     j += 1
                 span = words[i:j - 1 + n]
                 shown = " ".join(span[:14]) + (" ..." if len(span) > 14 else "")
-                hits.setdefault((t.word_line[i], f"{what}, {len(span)} words"), shown)
+                hits.setdefault((t.word_line[i], f"{source}, {len(span)} words"), shown)
                 i = j - 1 + n
         if self.idents:
             rx = _ident_regex(tuple(sorted(self.idents)))
@@ -458,7 +458,7 @@ def scan_world(task: Task, variant: Variant, world: Path, needles: _Needles | No
         for line, what, match in hits:
             t = t or _Text(text)
             out.append(Leak("workspace", rel, line, what, t.line_text(line), (variant.name,), match))
-        stripped = {}
+        stripped: dict[str, int] = {}
         for i, ln in enumerate(text.splitlines(), 1):
             s = ln.strip()
             if len(s) >= CODE_MIN_CHARS:

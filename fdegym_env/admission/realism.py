@@ -193,10 +193,10 @@ def _columns(p: Path) -> Iterator[tuple[str, list[Any]]]:
         return
     text = p.read_text(encoding="utf-8", errors="replace")
     if suffix in (".csv", ".tsv"):
-        rows = list(csv.reader(io.StringIO(text), "excel-tab" if suffix == ".tsv" else "excel"))
-        if len(rows) > 1:
-            for i, name in enumerate(rows[0]):
-                yield name, [r[i] for r in rows[1:] if i < len(r)]
+        lines = list(csv.reader(io.StringIO(text), "excel-tab" if suffix == ".tsv" else "excel"))
+        if len(lines) > 1:
+            for i, name in enumerate(lines[0]):
+                yield name, [r[i] for r in lines[1:] if i < len(r)]
         return
     records: list[Any] = []
     if suffix == ".jsonl":

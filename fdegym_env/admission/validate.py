@@ -202,7 +202,7 @@ def _map(workers: int, fn: Callable, jobs: list, args: tuple, bar: Any) -> list[
     """``fn(job, *args)`` for every job, in order (workers <= 1) or on a process pool, costliest
     first; results in job order."""
     if workers <= 1 or len(jobs) <= 1:
-        out = []
+        out: list[Any] = []
         for job in jobs:
             out.append(fn(job, *args))
             if bar is not None:
@@ -211,7 +211,7 @@ def _map(workers: int, fn: Callable, jobs: list, args: tuple, bar: Any) -> list[
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor, as_completed
     order = sorted(range(len(jobs)), key=lambda i: -getattr(jobs[i], "cost", 1))
-    out: list[Any] = [None] * len(jobs)
+    out = [None] * len(jobs)
     with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=mp.get_context("spawn")) as pool:
         futures = {pool.submit(fn, jobs[i], *args): i for i in order}
         for f in as_completed(futures):

@@ -84,7 +84,7 @@ def _ended_notice(name: str, st: dict) -> int:
         why = {"stopped": "was stopped without submitting; nothing was graded",
                "expired": "was dropped after its idle timeout; nothing was graded",
                "failed": f"did not start ({st.get('error')})",
-               "dead": "lost its process; nothing was graded"}.get(st.get("state"), f"is {st.get('state')}")
+               "dead": "lost its process; nothing was graded"}.get(str(st.get("state")), f"is {st.get('state')}")
         print(f"fdegym episode: episode {name} {why}. Transcript: {st.get('dir')}", file=sys.stderr)
     return 1
 

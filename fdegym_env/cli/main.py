@@ -15,7 +15,7 @@ import json
 import sys
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from fdegym_env.cli.args import check_output_file, check_output_folder, seed_arg
 from fdegym_env.people.routers import ROUTER_NAMES
@@ -38,7 +38,7 @@ def _list_setup(p):
 def cmd_list(a) -> int:
     """List the registered tasks: Gymnasium id, sector, title and variants."""
     from fdegym_env.core.registry import list_tasks, load_task
-    rows = []
+    rows: list[dict[str, Any]] = []
     for tid in list_tasks():
         t = load_task(tid)
         rows.append({"id": t.gym_id, "task": t.id, "sector": t.sector, "title": t.title,

@@ -131,7 +131,7 @@ class PlayShell(cmd.Cmd):
     def emptyline(self) -> bool:
         return False
 
-    def default(self, line: str) -> bool:
+    def default(self, line: str) -> None:
         word = line.split()[0] if line.split() else line
         from fdegym_env.core.errors import did_you_mean
         alias = TOOL_COMMANDS.get(word.lower())
@@ -140,7 +140,6 @@ class PlayShell(cmd.Cmd):
         else:
             hint = did_you_mean(word, self._commands(), quote="`")
         self.say(f"Unknown command {word!r}.{hint} Type `help` for the list.")
-        return False
 
     def _commands(self) -> list[str]:
         return sorted(n[3:] for n in dir(self) if n.startswith("do_") and n not in ("do_EOF",))
@@ -384,6 +383,7 @@ def play(task: str, level: str = "L3", variant: str = "base", seed: int = 0, san
     import gymnasium as gym
 
     import fdegym_env  # noqa: F401
+    from fdegym_env.core.env import unwrap_fdegym
     from fdegym_env.core.registry import gym_id
     env = gym.make(gym_id(task), task=task, level=level, variant=variant, sandbox=sandbox, render_mode="ansi")
     if record:
@@ -397,7 +397,7 @@ def play(task: str, level: str = "L3", variant: str = "base", seed: int = 0, san
         except KeyboardInterrupt:
             shell.say("\nInterrupted; nothing submitted.")
         if transcript:
-            Path(transcript).write_text(env.unwrapped.render() or "", encoding="utf-8")
+            Path(transcript).write_text(unwrap_fdegym(env).render() or "", encoding="utf-8")
     finally:
         env.close()
     out = shell.stdout

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 # What each line type must hold for show and replay (key -> expected type)
-REQUIRED = {
+REQUIRED: dict[str, dict[str, type | tuple[type, ...]]] = {
     "reset": {"task": str, "variant": str, "level": str, "observation": dict},
     "step": {"action": (dict, str), "reward": (int, float), "observation": dict},
     "result": {"result": dict},
@@ -37,7 +37,8 @@ def check_recording(path: str) -> None:
             if not isinstance(rec, dict):
                 raise ValueError(f"{path}:{n}: expected a JSON object, got a JSON {type(rec).__name__}; this is not "
                                  "a fdegym recording line (fix: re-record with `fdegym run TASK --record FILE`)")
-            for key, kind in REQUIRED.get(rec.get("type"), {}).items():
+            line_type = rec.get("type")
+            for key, kind in (REQUIRED.get(line_type, {}) if isinstance(line_type, str) else {}).items():
                 if not isinstance(rec.get(key), kind):
                     got = "missing" if key not in rec else f"a {type(rec[key]).__name__}"
                     raise ValueError(f"{path}:{n}: a {rec['type']!r} line needs {key!r}, got {got} (the recording "

@@ -157,7 +157,7 @@ class Action:
 def _typed_class(tool: Tool) -> type:
     name = "".join(p.capitalize() for p in tool.name.split("_"))
     fields = [(a.name, Any, dataclasses.field(default=None)) for a in tool.args]
-    cls = dataclasses.make_dataclass(name, fields, frozen=True)
+    cls: Any = dataclasses.make_dataclass(name, fields, frozen=True)   # built at run time; gets a class attribute
     cls.tool = tool.name
     cls.__doc__ = tool.description
     cls.__module__ = __name__
@@ -280,8 +280,9 @@ def _parse(action: Any) -> Action:
         if not isinstance(action.args, dict):
             raise ActionError(f"Action.args must be a dict, got {type(action.args).__name__}.")
         return _from_mapping({**{k: v for k, v in action.args.items()}, "tool": action.tool}, strict=True)
-    if dataclasses.is_dataclass(action) and not isinstance(action, type) and hasattr(type(action), "tool"):
-        raw = {**_typed_fields(action), "tool": type(action).tool}
+    cls = type(action)
+    if dataclasses.is_dataclass(action) and not isinstance(action, type) and hasattr(cls, "tool"):
+        raw = {**_typed_fields(action), "tool": cls.tool}
         return _from_mapping(raw, strict=True)
     if isinstance(action, (bytes, bytearray)):
         try:

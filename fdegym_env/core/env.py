@@ -340,13 +340,20 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self.transcript.append("== brief ==\n" + text)
         return self._obs(text, True), self._info(None, None)
 
+    def episode_state(self) -> tuple[People, Variant, Path]:
+        """The running episode's people, variant and workspace (reset() sets them; close() removes the workspace)."""
+        if self.people is None or self.variant is None or self.workspace is None:
+            raise RuntimeError("no episode is running; call reset() first")
+        return self.people, self.variant, self.workspace
+
     def _limits(self) -> str:
-        trial = self.people.trial_terms() if self.task.has_module("trial") else None
-        return limits_text(self.max_turns, self.max_customer_days, self.people.stamp(), trial, self.max_wall_seconds)
+        people, _, _ = self.episode_state()
+        trial = people.trial_terms() if self.task.has_module("trial") else None
+        return limits_text(self.max_turns, self.max_customer_days, people.stamp(), trial, self.max_wall_seconds)
 
     def _new_mail(self, act: Action | None) -> str:
         """Messages that arrived since the agent last heard of them are announced once, whatever the action."""
-        n = self.people.inbox_new()
+        n = self.episode_state()[0].inbox_new()
         told, self._mail_told = self._mail_told, n
         if n <= told or (act is not None and act.tool in ("wait", "inbox")):
             return ""
@@ -358,8 +365,9 @@ class FDEGymEnv(gym.Env[dict, dict]):
         turns = self.max_turns - self.turn
         if turns <= TURNS_WARNING:
             left.append(_count(turns, "action"))
-        if self.people.has_clock:
-            hours = self.max_customer_days * 24 - self.people.clock.hours
+        people = self.episode_state()[0]
+        if people.has_clock:
+            hours = self.max_customer_days * 24 - people.clock.hours
             if hours <= HOURS_WARNING:
                 left.append(f"{max(0.0, hours):.0f} hours of customer time")
         if self.max_wall_seconds < NO_WALL_LIMIT:
@@ -375,10 +383,11 @@ class FDEGymEnv(gym.Env[dict, dict]):
         """The reset observation. A fresh workspace is the variant's snapshot plus TASK.md, so the
         text is the same every episode of a (level, variant) unless the task's episode hook adds
         files: it is built once per pair (RL loops reset thousands of times)."""
-        key = (level, self.variant.key)
+        _, variant, workspace = self.episode_state()
+        key = (level, variant.key)
         text = self._reset_texts.get(key) if self._episode_hook is None else None
         if text is None:
-            text = "".join(seg for _, seg in reset_segments(self.task, level, self.variant, self.workspace, limits))
+            text = "".join(seg for _, seg in reset_segments(self.task, level, variant, workspace, limits))
             if self._episode_hook is None:
                 self._reset_texts[key] = text
                 while len(self._reset_texts) > 64:
@@ -421,20 +430,23 @@ class FDEGymEnv(gym.Env[dict, dict]):
         reward = -cost if (self.reward_mode == "dense" and cost) else 0.0
         self.pending_cost += cost
         terminated = end_reason is not None
-        if terminated:
-            reward += self._finish(end_reason)
+        result = None
+        if end_reason is not None:
+            final, result = self._finish(end_reason)
+            reward += final
         self.return_so_far += reward
-        if terminated:
-            self.result["score"] = self.return_so_far
-            text += "\n\n" + result_text(self.result)
-            self.transcript.append(result_text(self.result))
+        if result is not None:
+            result["score"] = self.return_so_far
+            text += "\n\n" + result_text(result)
+            self.transcript.append(result_text(result))
         info = self._info(act, error, contact_info)
         if self.render_mode == "human":
             print(self.transcript[-1])
         return self._obs(text, error is None), reward, terminated, False, info
 
     def _execute(self, act: Action) -> tuple[str, float, dict | None, str | None]:
-        a, ws, people = act.args, self.workspace, self.people
+        a = act.args
+        people, _, ws = self.episode_state()
         tool = act.tool
         if tool == "list_files":
             return wsmod.list_files(ws, a.get("path", ".")), 0.0, None, None
@@ -518,7 +530,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
         """Head and tail of a long ``run`` output; the whole of it is saved in the workspace
         (``.fdegym/run/turn-NNNN.out``) and the marker in the middle says where."""
         saved = f"$ {command}\n{out}\n[{status}]\n"
-        rel = wsmod.save_run_output(self.workspace, self.turn, saved, self._ws_owner())
+        rel = wsmod.save_run_output(self.episode_state()[2], self.turn, saved, self._ws_owner())
         half = RUN_OUTPUT_CAP // 2 - 200
         head, tail = out[:half], out[-half:]
         nl = head.rfind("\n")
@@ -547,47 +559,51 @@ class FDEGymEnv(gym.Env[dict, dict]):
         return self.sandbox
 
     def _run_trial_day(self, day: int) -> dict[str, Any]:
-        return run_trial(self.task, self.variant, self.workspace, day, self.sandbox_name)
+        _, variant, workspace = self.episode_state()
+        return run_trial(self.task, variant, workspace, day, self.sandbox_name)
 
     def _limit_reached(self) -> str | None:
         if self.turn >= self.max_turns:
             return "max_turns"
-        if self.people.has_clock and self.people.clock.hours >= self.max_customer_days * 24:
+        people = self.episode_state()[0]
+        if people.has_clock and people.clock.hours >= self.max_customer_days * 24:
             return "max_customer_days"
         if time.monotonic() - self._started >= self.max_wall_seconds:
             return "max_wall_seconds"
         return None
 
     # --- grading ----------------------------------------------------------------------------------
-    def _finish(self, end_reason: str) -> float:
-        """Grade the workspace as it stands; returns the final reward increment."""
-        anc = anchors(self.task, self.variant, self.sandbox_name)
+    def _finish(self, end_reason: str) -> tuple[float, dict[str, Any]]:
+        """Grade the workspace as it stands; returns the final reward increment and the result (also
+        kept as ``self.result``)."""
+        people, variant, workspace = self.episode_state()
+        anc = anchors(self.task, variant, self.sandbox_name)
         if end_reason == "workspace_lost":   # nothing left to deploy: the system as the customer has it
             outcome = GradeOutcome(anc["kpi_baseline"], [], "the workspace was lost; graded as found", {},
                                    resolve_backend(self.sandbox_name))
         else:   # an InfrastructureError (ours, not the agent's) leaves the episode open: the step can be retried
-            outcome = grade_system(self.task, self.variant, self.workspace, self.sandbox_name)
+            outcome = grade_system(self.task, variant, workspace, self.sandbox_name)
         self._done = True
-        contact_cost = self.people.contact_cost
+        contact_cost = people.contact_cost
         s = score(outcome.kpi, anc["kpi_baseline"], anc["kpi_reference"], outcome.incidents, contact_cost)
-        disc = self.people.discovery(self.task.truth.get("key_facts", []))
-        self.result = {
-            "task": self.task.id, "variant": self.variant.name, "level": self.episode_level,
+        disc = people.discovery(self.task.truth.get("key_facts", []))
+        self.result = result = {
+            "task": self.task.id, "variant": variant.name, "level": self.episode_level,
             "seed": self.episode_seed, "agent": self.agent_name,
             "score": None, "uplift": s["uplift"], "uplift_bounded": s["uplift_bounded"],
             "uplift_net": s["uplift_net"], "contact_cost": float(round(contact_cost, 6)),
-            "cost_parts": self.people.cost_parts(),
+            "cost_parts": people.cost_parts(),
             "incidents": outcome.incidents, "resolved": s["resolved"], "end_reason": end_reason,
             "turns": self.turn, "key_fact_coverage": disc["key_fact_coverage"],
             "facts_obtained": disc["facts_obtained"], "questions_asked": disc["questions_asked"],
             "asked_by_person": disc["asked_by_person"], "off_limits_contacts": disc["off_limits_contacts"],
             "kpi": outcome.kpi, "kpi_baseline": anc["kpi_baseline"], "kpi_reference": anc["kpi_reference"],
             "metric": self.task.metric, "summary": outcome.summary, "isolation": outcome.isolation,
-            "customer_hours": round(self.people.clock.hours, 4), "note": self.submit_note,
+            "customer_hours": round(people.clock.hours, 4), "note": self.submit_note,
         }
         if self.reward_mode == "dense":
-            return s["final_uplift"]
-        return s["final_uplift"] - self.pending_cost
+            return s["final_uplift"], result
+        return s["final_uplift"] - self.pending_cost, result
 
     # --- observation/info ---------------------------------------------------------------------------
     def _obs(self, text: str, valid: bool) -> dict:
@@ -617,7 +633,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
         }
         if contact is not None:
             info["contact"] = contact
-        if self._done and self.result is not None:
+        if self._done and self.result is not None and p is not None:   # a result is graded with the people
             info["result"] = dict(self.result)
             info["ledger"] = [dict(r) for r in p.ledger]
         return info
@@ -632,14 +648,16 @@ class FDEGymEnv(gym.Env[dict, dict]):
 
     def score_now(self) -> dict[str, Any]:
         """Grade the workspace as it stands without ending the episode (for cut-off rollouts)."""
-        outcome = grade_system(self.task, self.variant, self.workspace, self.sandbox_name)
-        anc = anchors(self.task, self.variant, self.sandbox_name)
-        s = score(outcome.kpi, anc["kpi_baseline"], anc["kpi_reference"], outcome.incidents, self.people.contact_cost)
+        people, variant, workspace = self.episode_state()
+        outcome = grade_system(self.task, variant, workspace, self.sandbox_name)
+        anc = anchors(self.task, variant, self.sandbox_name)
+        s = score(outcome.kpi, anc["kpi_baseline"], anc["kpi_reference"], outcome.incidents, people.contact_cost)
         return {"score": s["score"], "uplift": s["uplift"], "incidents": outcome.incidents, "kpi": outcome.kpi}
 
     def _teardown(self) -> None:
-        if getattr(self, "_episode_hook", None) is not None:
-            self._episode_hook.close()
+        hook = getattr(self, "_episode_hook", None)
+        if hook is not None:
+            hook.close()
             self._episode_hook = None
         if self.sandbox is not None:
             self.sandbox.close()
@@ -657,6 +675,14 @@ class FDEGymEnv(gym.Env[dict, dict]):
             self._teardown()
         except Exception:
             pass
+
+
+def unwrap_fdegym(env: gym.Env) -> FDEGymEnv:
+    """The :class:`FDEGymEnv` under ``env``'s wrappers; a TypeError names what is there instead."""
+    core = env.unwrapped
+    if not isinstance(core, FDEGymEnv):
+        raise TypeError(f"expected an FDEGymEnv under the wrappers, got {type(core).__name__}")
+    return core
 
 
 def result_json(result: dict[str, Any]) -> str:

@@ -116,7 +116,7 @@ class TreeTooLarge(OSError):
 
 
 def copy_tree(src: str | os.PathLike, dest: str | os.PathLike, *, skip: Callable[[str, str], bool] | None = None,
-              copy_function: Callable[[str, str], None] = shutil.copy2, max_bytes: int | None = None) -> CopyReport:
+              copy_function: Callable[[str, str], object] = shutil.copy2, max_bytes: int | None = None) -> CopyReport:
     """Copy ``src`` into ``dest`` (created; may exist): folders, regular files and symlinks (as links,
     whatever they point at). Special files (pipes, sockets, devices) and entries the copy cannot make
     (a path too long for the system, a file that vanished) are skipped and reported. Raises

@@ -208,7 +208,8 @@ def sweep_dead_of_run(parent: str | os.PathLike, run_token: str) -> list[Path]:
 def live_of_run(parent: str | os.PathLike, run_token: str) -> list[Path]:
     """The folders of one run token (and its children) under ``parent`` whose owner, another process, still runs."""
     return [p for p, marker in fdegym_entries(parent)
-            if _of_run(marker, run_token) and marker["pid"] != os.getpid() and owner_alive(marker)]
+            if marker is not None and _of_run(marker, run_token) and marker["pid"] != os.getpid()
+            and owner_alive(marker)]
 
 
 class _Hook:

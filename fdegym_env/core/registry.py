@@ -75,7 +75,7 @@ def tasks_dir() -> Path:
 
 def task_paths() -> dict[str, Path]:
     """Every task folder shipped with the package (a folder with a task.yaml)."""
-    out = {}
+    out: dict[str, Path] = {}
     for root in [tasks_dir(), *_EXTRA_DIRS]:
         for p in sorted(root.iterdir()):
             if (p / "task.yaml").is_file():

@@ -18,9 +18,10 @@ Example:
 from __future__ import annotations
 
 import typing
-from typing import Any, Literal, Optional, Union
+from typing import Any, Literal, Optional, Union, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import InitErrorDetails
 
 from fdegym_env.core.errors import TaskFormatError, did_you_mean
 
@@ -42,8 +43,9 @@ class Metric(_Strict):
     direction: Literal["maximize", "minimize"]
 
 
-_FIELD_TYPES = ("str", "int", "float", "number", "bool", "list", "dict", "any")
-FieldType = Literal[_FIELD_TYPES + tuple(f"{t}?" for t in _FIELD_TYPES if t != "any")]   # type: ignore[valid-type]
+# each type name, and the same with "?" (null admitted; not for "any")
+FieldType = Literal["str", "int", "float", "number", "bool", "list", "dict", "any",
+                    "str?", "int?", "float?", "number?", "bool?", "list?", "dict?"]
 
 
 class OutputSpec(_Strict):
@@ -273,7 +275,8 @@ def check(file: str, data: Any, where: str, partial: bool = False) -> BaseModel:
             errs = [e for e in err.errors() if e["type"] != "missing"]
             if not errs:
                 return model.model_construct(**payload)
-            err = ValidationError.from_exception_data(err.title, errs)
+            # each reported error holds the keys an initial one needs (type, loc, input, ctx)
+            err = ValidationError.from_exception_data(err.title, cast("list[InitErrorDetails]", errs))
         raise TaskFormatError(format_errors(model, err, where)) from None
 
 

@@ -81,6 +81,8 @@ def task_package(path: Path, task_id: str) -> str:
         init = root / "__init__.py"
         if init.is_file():
             spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(root)])
+            if spec is None:
+                raise ImportError(f"cannot import {init} as {name}")
         else:
             spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
             spec.submodule_search_locations = [str(root)]
@@ -213,7 +215,7 @@ class Task:
             w = f"{where}: entry_points[{i}]"
             eps.append(EntryPoint(_need(ep, "module", str, w), _need(ep, "function", str, w), str(ep.get("doc", "")),
                                   ep.get("timeout_s"), ep.get("output")))
-        limits = {"max_turns": 150, "max_customer_days": 30, "max_wall_seconds": 3600}
+        limits: dict[str, float] = {"max_turns": 150, "max_customer_days": 30, "max_wall_seconds": 3600}
         limits.update(data.get("limits") or {})
         from fdegym_env.people.routers import ROUTER_NAMES
         router = data.get("router", "semantic")

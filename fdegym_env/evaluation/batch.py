@@ -119,8 +119,7 @@ def resolve_tasks(tasks: Iterable[str]) -> list[str]:
             continue
         task = load_task(t)  # raises with a "did you mean"
         out.append(t if t in list_tasks() else str(Path(task.path).resolve()))
-    seen: set[str] = set()
-    return [t for t in out if not (t in seen or seen.add(t))]
+    return list(dict.fromkeys(out))   # each once, first place kept
 
 
 def resolve_variants(task: str, variants: str) -> list[str]:

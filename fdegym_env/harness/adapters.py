@@ -220,5 +220,8 @@ def anchors(case: Case, variant: Variant, sandbox: str = "auto") -> dict[str, An
             tmp_path.replace(path)
     base = p.get("kpi_baseline", (last or {}).get("kpi_baseline"))
     ora = p.get("kpi_oracle", (last or {}).get("kpi_oracle"))
+    if base is None or ora is None:
+        raise ValueError(f"{case.path / 'grader.py'}: grade() must return a dict with 'kpi', 'kpi_baseline', "
+                         f"'kpi_oracle'; variant {variant.name!r} got kpi_baseline={base!r}, kpi_oracle={ora!r}")
     out.update(kpi_baseline=float(base), kpi_reference=float(ora), baseline_incidents=[], reference_incidents=[])
     return out

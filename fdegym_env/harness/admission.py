@@ -96,7 +96,7 @@ def admission(case: Case, variants: list[str] | None = None, samples: int = 0, s
             mean, cap = sum(ups) / len(ups), (LITERAL_MEAN_MAX if s == "literal" else SHORTCUT_MAX)
             report.cross.append({"check": f"{s} mean across variants <= {cap}", "value": round(mean, 4),
                                  "passed": mean <= cap})
-        angles = sorted({case.variant(n).angle for n in names if n != "base" and case.variant(n).angle})
+        angles = sorted({angle for n in names if n != "base" and (angle := case.variant(n).angle)})
         note = ", ".join(angles) or "none declared"
         if len(names) >= 4 and len(angles) < 3:
             note += " (NOTE: vary the angle, not only the values)"

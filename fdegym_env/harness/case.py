@@ -126,7 +126,7 @@ class Case(Task):
 
     # --- construction ---------------------------------------------------------------------------
     @classmethod
-    def load(cls, path: str | Path, namespace: str = NAMESPACE) -> "Case":  # type: ignore[override]
+    def load(cls, path: str | Path, namespace: str = NAMESPACE) -> "Case":
         path = Path(path).resolve()
         if not is_case_dir(path):
             missing = [n for n in ("build_world.py", "grader.py", "npcs.json") if not (path / n).is_file()]
@@ -143,10 +143,11 @@ class Case(Task):
         npcs = _read_json(path / "npcs.json")
         matcher = npcs.get("matcher", "regex") if isinstance(npcs, dict) else "regex"
         router = "regex" if matcher != "llm" else ("llm" if os.environ.get("FDEGYM_LLM_BASE_URL") else "semantic")
-        metric = cfg.get("metric") if isinstance(cfg.get("metric"), dict) else {}
-        metric = {"name": str(metric.get("name", "kpi")), "unit": str(metric.get("unit", "")),
-                  "direction": str(metric.get("direction", "maximize"))}
-        limits = {"max_turns": 200, "max_customer_days": 30, "max_wall_seconds": 9000}
+        given = cfg.get("metric")
+        given = given if isinstance(given, dict) else {}
+        metric = {"name": str(given.get("name", "kpi")), "unit": str(given.get("unit", "")),
+                  "direction": str(given.get("direction", "maximize"))}
+        limits: dict[str, float] = {"max_turns": 200, "max_customer_days": 30, "max_wall_seconds": 9000}
         limits.update(cfg.get("limits") or {})
         case_id = re.sub(r"[^A-Za-z0-9_.]", "_", path.name)
         case = cls(path=path, id=case_id, version=int(cfg.get("version", 0)), title=str(cfg.get("title") or _title(path, case_id)),
@@ -303,6 +304,8 @@ class Case(Task):
         if not path.is_file():
             raise TaskFormatError(f"{path}: missing module")
         spec = importlib.util.spec_from_file_location(f"fdegym_case_{self.id}_{name}", path)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot import {path}")
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
         return mod
@@ -312,8 +315,9 @@ class Case(Task):
     # the harness deploys the whole workspace (pilots and services may read beside system/)
     deployed_folder = None
 
-    def module(self, name: str) -> ModuleType:  # type: ignore[override]
-        """The task-format modules fdegym calls, implemented over the harness's files."""
+    def module(self, name: str) -> Any:
+        """The task-format modules fdegym calls, implemented over the harness's files (namespaces that
+        stand in for modules)."""
         from fdegym_env.harness import adapters
         if name == "traffic":
             return SimpleNamespace(dev=lambda params, out: adapters.build_world(self, params, Path(out)),

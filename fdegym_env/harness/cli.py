@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 
 def _setup(p) -> None:
@@ -21,7 +22,7 @@ def cmd_cases(a) -> int:
     register_from_env()
     for p in a.path:
         register_cases(p)
-    rows = [{"id": gid, "case": c.id, "path": str(c.path), "title": c.title, "variants": sorted(c.variants),
+    rows: list[dict[str, Any]] = [{"id": gid, "case": c.id, "path": str(c.path), "title": c.title, "variants": sorted(c.variants),
              "services": [s["name"] for s in c.cfg.get("services") or []], "llm": bool(c.cfg.get("llm")),
              "pilot": c.has_module("trial")} for gid, c in sorted(_CASES.items())]
     if a.json:

@@ -45,16 +45,17 @@ class CaseEpisode:
         self.lock = threading.RLock()
         ws: Path = env.workspace
         root = ws.parent
-        self.server = PeopleServer(self)
+        server = PeopleServer(self)
+        self.server: PeopleServer | None = server   # None once closed
         self.gateway: Gateway | None = None
         self.services: Services | None = None
         self._pilot_mod = None
         try:
             (ws / "bin").mkdir(exist_ok=True)
-            (ws / "bin" / "ask").write_text(ask_client(self.server.port), encoding="utf-8")
+            (ws / "bin" / "ask").write_text(ask_client(server.port), encoding="utf-8")
             (ws / "bin" / "ask").chmod(0o755)
             if (case.path / "pilot.py").is_file():
-                (ws / "bin" / "pilot").write_text(pilot_client(self.server.port), encoding="utf-8")
+                (ws / "bin" / "pilot").write_text(pilot_client(server.port), encoding="utf-8")
                 (ws / "bin" / "pilot").chmod(0o755)
             cfg = case.cfg
             if cfg.get("llm"):
@@ -72,7 +73,7 @@ class CaseEpisode:
             raise
         self.dev_ports = ([self.gateway.port] if self.gateway else []) + (
             list(self.services.ports.values()) if self.services else [])
-        self.ports = [self.server.port] + self.dev_ports
+        self.ports = [server.port] + self.dev_ports
 
     # --- what bin/ask and bin/pilot call (the harness's JSON shapes) -----------------------------
     @property

@@ -32,7 +32,8 @@ def score_framing(ws: Path, truth: dict[str, Any]) -> dict[str, Any]:
 
 def score_discovery(records: list[dict[str, Any]], truth: dict[str, Any]) -> dict[str, Any]:
     """Discovery metrics from question-log records (the harness's ``score_discovery``)."""
-    asked, facts, cost, by_person = 0, set(), 0.0, {}
+    asked, facts, cost = 0, set(), 0.0
+    by_person: dict[str, int] = {}
     for rec in records:
         facts.update(rec["facts"])
         cost += rec.get("cost", 0.0)

@@ -30,7 +30,7 @@ import urllib.error
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, cast
 
 from fdegym_env.llm import Endpoint
 
@@ -314,7 +314,8 @@ class Services:
                                         "state_dir": str(state), "log": str(log)}
             for (name, port), proc in zip(self.ports.items(), self.procs):
                 if not wait_port(port):
-                    err = proc.stderr.read().decode("utf-8", "replace")[-800:] if proc.poll() is not None else ""
+                    stderr = cast(IO[bytes], proc.stderr)   # stderr=PIPE: never None
+                    err = stderr.read().decode("utf-8", "replace")[-800:] if proc.poll() is not None else ""
                     raise RuntimeError(f"service {name!r} ({mode}) did not come up on port {port}: {err or 'no output'}"
                                        f" (fix: check {case_dir}/engagement.json 'services' and the script)")
         except BaseException:

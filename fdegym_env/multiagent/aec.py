@@ -33,7 +33,11 @@ class StakeholderAECEnv(AECEnv):
         self.render_mode = self.core.inner.render_mode
         self.possible_agents = list(self.core.possible_agents)
         self.agents: list[str] = []
-        self.rewards, self._cumulative_rewards, self.terminations, self.truncations, self.infos = {}, {}, {}, {}, {}
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
         self.agent_selection = ENGINEER
 
     @property

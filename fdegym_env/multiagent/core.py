@@ -20,7 +20,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -166,7 +166,8 @@ class Engagement:
         self.fact_text: dict[str, str] = dict(self.task.truth.get("facts") or {})
         self.key_facts = tuple(self.task.truth.get("key_facts") or ())
         eng_act = make_action_space()
-        eng_act.spaces["to"] = _PersonIdText(list(self.persons), eng_act.spaces["to"].max_length)
+        to_space = cast(UnicodeText, eng_act.spaces["to"])   # make_action_space makes every text field a UnicodeText
+        eng_act.spaces["to"] = _PersonIdText(list(self.persons), to_space.max_length)
         self.action_spaces: dict[str, spaces.Space] = {ENGINEER: eng_act}
         self.observation_spaces: dict[str, spaces.Space] = {ENGINEER: self.inner.observation_space}
         for pid in self.external:
@@ -189,7 +190,10 @@ class Engagement:
     # --- episode -----------------------------------------------------------------------------------
     @property
     def people(self) -> _HookedPeople:
-        return self.inner.people
+        people = self.inner.people
+        if not isinstance(people, _HookedPeople):   # the inner env makes only these, at reset
+            raise RuntimeError("no episode is running; call reset() first")
+        return people
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         opts = dict(options or {})

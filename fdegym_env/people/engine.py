@@ -230,6 +230,7 @@ class People:
             self._log(to=to, message=message, tags=["gone"], facts=["F_gone:" + to], cost=0.0, n_asked=self.asked[to])
             return ContactResult(to=to, reply=reply, name=person["name"], tags=["gone"], at=self.stamp() or "")
         left, cost = self._left(to), 0.0
+        facts: list[str]
         if self.away(person):
             # an out-of-office (see _only_auto_replies): nobody reads it, whatever the patience left
             reply, tags, facts = self._away_reply(person), ["away", "auto_reply"], []
@@ -469,7 +470,8 @@ class People:
 
     # --- discovery metrics (paper §5.3) --------------------------------------------------------------
     def discovery(self, key_facts: list[str]) -> dict[str, Any]:
-        asked, by_person = 0, {}
+        asked = 0
+        by_person: dict[str, int] = {}
         for r in self.ledger:
             if r["to"] in ("wait", "inbox", "trial") or r["tags"] == ["gone"] or "auto_reply" in r["tags"]:
                 continue

@@ -252,7 +252,8 @@ class LLMRouter:
                 except LLMRouterError:
                     pass
         ids = ids[:MAX_TOPICS_PER_MESSAGE + 2]
-        met_raw = verdict.get("gates_met") if isinstance(verdict.get("gates_met"), dict) else {}
+        met_raw = verdict.get("gates_met")
+        met_raw = met_raw if isinstance(met_raw, dict) else {}
         gates: dict[str, bool] = {}
         for i in ids:
             t = by_id[i]

@@ -414,7 +414,10 @@ class LexicalRouter:
         f = self._factor.get(key, {})
         return math.fsum(self.idf[w] * f.get(w, 1.0) for w in words)
 
-    def _candidates(self, person: Person, message: str) -> tuple[list[tuple[Topic, frozenset[str], float]], float]:
+    def _candidates(self, person: Person, message: str
+                    ) -> tuple[list[tuple[Topic, frozenset[str], float, float]], float]:
+        """(topic, words it shares with the message, trigger bonus, weight of those words) for each topic
+        the message touches, and the total weight of the message's words."""
         words, unknown, _ = self._query(message)
         out = []
         for t in person.get("topics", []):

@@ -162,6 +162,19 @@ def classify(tags: list[str], expect: list[str] | str, refer: str | None = None)
     return "on_topic" if topics else "missed"
 
 
+def _check_question(e: dict[str, Any], i: int, topics: dict[str, set[str]], where: str) -> None:
+    """A ValueError naming ``questions[i]`` of a labelled set unless it is for a known person, expects
+    'dont_know' or some of that person's topics, and refers (if it does) to a known person."""
+    pid, expect, refer = e.get("person"), e.get("expect"), e.get("refer")
+    if pid not in topics:
+        raise ValueError(f"{where}: questions[{i}] is for unknown person {pid!r}; expected one of {sorted(topics)}")
+    if expect != "dont_know" and not (isinstance(expect, list) and set(expect) <= topics[pid] and expect):
+        raise ValueError(f"{where}: questions[{i}] ({pid}): 'expect' must be 'dont_know' or a non-empty list of "
+                         f"{pid}'s topics {sorted(topics[pid])}, got {expect!r}")
+    if refer is not None and refer not in topics:
+        raise ValueError(f"{where}: questions[{i}]: 'refer' names unknown person {refer!r}")
+
+
 def evaluate_heldout(spec: dict[str, Any], hset: dict[str, Any], router: str | Router = "lexical",
                      where: str = "held-out set", router_kwargs: dict[str, Any] | None = None) -> dict[str, Any]:
     """Ask every held-out question through a fresh :class:`People` engine, nobody on leave
@@ -173,14 +186,8 @@ def evaluate_heldout(spec: dict[str, Any], hset: dict[str, Any], router: str | R
     counts = dict.fromkeys(OUTCOMES, 0)
     rows = []
     for i, e in enumerate(hset.get("questions") or []):
-        pid, expect, refer = e.get("person"), e.get("expect"), e.get("refer")
-        if pid not in topics:
-            raise ValueError(f"{where}: questions[{i}] is for unknown person {pid!r}; expected one of {sorted(topics)}")
-        if expect != "dont_know" and not (isinstance(expect, list) and set(expect) <= topics[pid] and expect):
-            raise ValueError(f"{where}: questions[{i}] ({pid}): 'expect' must be 'dont_know' or a non-empty list of "
-                             f"{pid}'s topics {sorted(topics[pid])}, got {expect!r}")
-        if refer is not None and refer not in topics:
-            raise ValueError(f"{where}: questions[{i}]: 'refer' names unknown person {refer!r}")
+        _check_question(e, i, topics, where)
+        pid, expect, refer = e["person"], e["expect"], e.get("refer")
         res = People(spec, r).contact(pid, e["q"])
         outcome = classify(res.tags, expect, refer)
         counts[outcome] += 1
@@ -205,7 +212,10 @@ def label_agreement(first: dict[str, Any], second: dict[str, Any], spec: dict[st
     qa, qb = first.get("questions") or [], second.get("questions") or []
     if [(q["person"], q["q"]) for q in qa] != [(q["person"], q["q"]) for q in qb]:
         raise ValueError(f"{where}: the two labellings must hold the same questions in the same order")
-    r = evaluate_heldout(spec, first, router, where)
+    r = evaluate_heldout(spec, first, router, where)   # checks the first labelling's questions
+    topics = {p["id"]: {t["id"] for t in p.get("topics", [])} for p in spec["people"]}
+    for i, b in enumerate(qb):
+        _check_question(b, i, topics, f"{where} (second labelling)")
     kinds = dict.fromkeys(("dont_know_same_refer", "dont_know_other_refer", "same_topics", "overlapping_topics",
                            "disjoint_topics", "topic_vs_dont_know"), 0)
     ob = dict.fromkeys(OUTCOMES, 0)
@@ -240,7 +250,7 @@ def _as_router(router_labels: list[dict[str, Any]], labels: list[dict[str, Any]]
     for said, want in zip(router_labels, labels):
         e = said.get("expect")
         tags = list(e) if isinstance(e, list) else ["dont_know"] + ([f"refer:{said['refer']}"] if said.get("refer") else [])
-        counts[classify(tags, want.get("expect"), want.get("refer"))] += 1
+        counts[classify(tags, want["expect"], want.get("refer"))] += 1
     return counts
 
 

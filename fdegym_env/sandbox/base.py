@@ -13,6 +13,7 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, cast
 
 OUTPUT_CAP = 64_000          # bytes kept for the caller: head and tail halves
 HARD_OUTPUT_LIMIT = 8_000_000  # a command producing more than this is stopped
@@ -75,14 +76,17 @@ def run_process(argv: list[str], *, stdin: bytes | None, timeout_s: float, cap: 
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd,
                             start_new_session=kill_group, preexec_fn=preexec)
+    # the pipes asked for above: Popen sets them, so none is None
+    stdout, stderr = cast(IO[bytes], proc.stdout), cast(IO[bytes], proc.stderr)
     if stdin is not None:
+        pipe_in = cast(IO[bytes], proc.stdin)
         try:
-            proc.stdin.write(stdin)
+            pipe_in.write(stdin)
         except BrokenPipeError:
             pass
-        proc.stdin.close()
+        pipe_in.close()
     out_buf, err_buf = _CappedBuffer(cap), _CappedBuffer(cap // 4)
-    bufs = {proc.stdout.fileno(): out_buf, proc.stderr.fileno(): err_buf}
+    bufs = {stdout.fileno(): out_buf, stderr.fileno(): err_buf}
     open_fds = set(bufs)
     timed_out = flood = False
     deadline = start + timeout_s
@@ -109,8 +113,8 @@ def run_process(argv: list[str], *, stdin: bytes | None, timeout_s: float, cap: 
         _kill_tree(proc, kill_group)
         code = proc.wait()
         timed_out = True
-    proc.stdout.close()
-    proc.stderr.close()
+    stdout.close()
+    stderr.close()
     out, t1 = out_buf.text()
     err, t2 = err_buf.text()
     return RunResult(code if not timed_out else 124, out, err, timed_out, t1 or t2 or flood, flood,
@@ -142,6 +146,12 @@ class Sandbox(ABC):
     def start(self, workspace: str | Path, allow_ports: tuple[int, ...] = ()) -> None:
         self.workspace = Path(workspace).resolve()
         self.allow_ports = tuple(allow_ports)
+
+    def _started_workspace(self) -> Path:
+        """The workspace :meth:`start` was given."""
+        if self.workspace is None:
+            raise RuntimeError(f"{self.name} sandbox not started: call start(workspace) first")
+        return self.workspace
 
     @abstractmethod
     def run(self, command: str | list[str], *, timeout_s: float = 30.0, stdin: bytes | None = None,

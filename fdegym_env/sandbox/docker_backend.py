@@ -28,13 +28,14 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from fdegym_env.sandbox.base import SANDBOX_ENV, SANDBOX_WORKDIR
 from fdegym_env.sandbox.executor import EXECUTOR_SRC, ExecutorClient, ExecutorDied
 from fdegym_env.sandbox.executor_sandbox import ExecutorSandbox, chown_tree, pick_uid
 
 IMAGE_REPO = "fdegym-sandbox"
-RECIPE = {
+RECIPE: dict[str, Any] = {
     "suite": "bookworm",
     "variant": "minbase",
     "include": ["python3", "python-is-python3", "sqlite3"],
@@ -162,7 +163,7 @@ class DockerSandbox(ExecutorSandbox):
         except Exception:
             raise RuntimeError(f"docker image {self.image} is missing. Fix: `fdegym sandbox build-image` "
                                "(builds it from Debian packages; nothing is pulled)") from None
-        self.container = None
+        self.container: Any = None   # a docker Container while the executor runs
         self._ctl: Path | None = None
         self._sock: socket.socket | None = None
 
@@ -170,7 +171,7 @@ class DockerSandbox(ExecutorSandbox):
         super().start(workspace, allow_ports)
         if os.geteuid() == 0:
             self.uid = pick_uid()
-            chown_tree(self.workspace, self.uid)
+            chown_tree(self._started_workspace(), self.uid)
         else:
             self.uid = os.getuid()
         self._open_port_bridge()
@@ -178,10 +179,13 @@ class DockerSandbox(ExecutorSandbox):
 
     def _launch(self) -> None:
         import docker
+        uid = self.uid
+        if uid is None:
+            raise RuntimeError("docker sandbox not started: call start(workspace) first")
         self._ctl = Path(tempfile.mkdtemp(prefix="fdegym-ctl-"))
         os.chmod(self._ctl, 0o700)
         if os.geteuid() == 0:
-            os.chown(self._ctl, self.uid, self.uid)
+            os.chown(self._ctl, uid, uid)
         cfg = {"listen": f"{CTL_DIR}/exec.sock", "ports": list(self.allow_ports), "ports_dir": PORTS_DIR}
         volumes = {str(self.workspace): {"bind": SANDBOX_WORKDIR, "mode": "rw"},
                    str(self._ctl): {"bind": CTL_DIR, "mode": "rw"}}
@@ -190,7 +194,7 @@ class DockerSandbox(ExecutorSandbox):
         lim = self.limits
         self.container = self.client.containers.run(
             self.image, ["/usr/bin/python3", "-I", "-S", "-c", EXECUTOR_SRC, json.dumps(cfg)],
-            detach=True, user=f"{self.uid}:{self.uid}", network_mode="none", read_only=True,
+            detach=True, user=f"{uid}:{uid}", network_mode="none", read_only=True,
             cap_drop=["ALL"], security_opt=["no-new-privileges"], pids_limit=lim["pids"],
             mem_limit=lim["mem"], memswap_limit=lim["mem"], nano_cpus=int(lim["cpus"] * 1e9),
             tmpfs={"/tmp": f"rw,nosuid,nodev,size={lim['tmp']}"}, volumes=volumes, working_dir=SANDBOX_WORKDIR,

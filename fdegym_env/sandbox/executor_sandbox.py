@@ -96,6 +96,12 @@ class ExecutorSandbox(Sandbox):
     def _running(self) -> bool:
         return self._exec is not None
 
+    def _client(self) -> ExecutorClient:
+        """The running executor; callers have started it (or checked it runs) just before."""
+        if self._exec is None:
+            raise ExecutorDied(f"the {self.lost_what} is not running")
+        return self._exec
+
     def _open_port_bridge(self) -> None:
         if self.allow_ports:
             self._bridge = PortBridge(self.allow_ports)
@@ -127,7 +133,7 @@ class ExecutorSandbox(Sandbox):
         inner = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
         wd = os.path.normpath(os.path.join(SANDBOX_WORKDIR, cwd))
         try:
-            return self._exec.run(inner, cwd=wd, env=dict(SANDBOX_ENV), timeout_s=float(timeout_s),
+            return self._client().run(inner, cwd=wd, env=dict(SANDBOX_ENV), timeout_s=float(timeout_s),
                                   stdin=stdin, cap=cap)
         except (ExecutorDied, TimeoutError, ValueError) as e:
             # The executor itself was lost (out of memory, killed from outside): restart it for the next
@@ -143,7 +149,7 @@ class ExecutorSandbox(Sandbox):
             return RunResult(137, "", f"[sandbox] {why}", infra_error=why)
         try:
             if self._worker != driver:
-                resp = self._exec.request({"op": "worker", "argv": worker_argv(driver, kill_all=True, hard=hard),
+                resp = self._client().request({"op": "worker", "argv": worker_argv(driver, kill_all=True, hard=hard),
                                            "cwd": "/", "env": dict(SANDBOX_ENV), "wait_s": 30.0}, 45.0)
                 if "lost" in resp:   # no delivered code runs before the worker is up: the cause is ours
                     return RunResult(137, "", f"[sandbox] the grading worker did not start: {resp['lost']}",
@@ -154,7 +160,7 @@ class ExecutorSandbox(Sandbox):
                    "fresh": self._fresh}   # first call of a deployment: the worker forgets the last one
             self._fresh = False
             body = json.dumps(req).encode("utf-8") + b"\n" + args
-            resp, answer = self._exec.request_raw({"op": "wcall", "wait_s": float(timeout_s) + 10.0}, body,
+            resp, answer = self._client().request_raw({"op": "wcall", "wait_s": float(timeout_s) + 10.0}, body,
                                                   float(timeout_s) + 25.0)
         except (ExecutorDied, TimeoutError, ValueError) as e:
             self._kill()
@@ -177,7 +183,7 @@ class ExecutorSandbox(Sandbox):
         if not self._running() or self._bridge is not None:
             return False
         try:
-            self._exec.request({"op": "wipe", "dirs": ["/tmp", "/dev/shm"]}, 10.0)
+            self._client().request({"op": "wipe", "dirs": ["/tmp", "/dev/shm"]}, 10.0)
             self._fresh = True
             return True
         except (ExecutorDied, TimeoutError, ValueError):
@@ -191,7 +197,7 @@ class ExecutorSandbox(Sandbox):
             return
         if self._running():
             try:
-                self._exec.request({"op": "reset"}, 10.0)
+                self._client().request({"op": "reset"}, 10.0)
                 return
             except (ExecutorDied, TimeoutError, ValueError):
                 pass

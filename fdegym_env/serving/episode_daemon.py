@@ -325,9 +325,9 @@ class _Daemon:
                 self.stop_after_reply = "ended"
             return {"ok": True, **step.to_json()}
         if op == "stop":
-            step = self.host.act({"tool": "submit", "note": req.get("note") or ""}) if req.get("submit") else None
+            last = self.host.act({"tool": "submit", "note": req.get("note") or ""}) if req.get("submit") else None
             self.stop_after_reply = "ended" if self.host.ended else "stopped"
-            return {"ok": True, "step": step.to_json() if step else None}
+            return {"ok": True, "step": last.to_json() if last else None}
         return {"ok": False, "error": f"unknown op {op!r} (expected ping, brief, act, stop)"}
 
 

@@ -66,7 +66,7 @@ class RemoteFDEGymEnv:
         return obs, info
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        fields = dict(self.defaults)
+        fields: dict[str, Any] = dict(self.defaults)
         fields.update({k: v for k, v in (options or {}).items() if k in ("task", "level", "variant")})
         if seed is not None:
             fields["seed"] = int(seed)

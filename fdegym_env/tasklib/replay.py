@@ -136,11 +136,12 @@ class OutputSpec:
         for d in listed or []:
             if isinstance(d, dict) and _valid_key(d.get(self.key)):
                 by_id[d[self.key]] = d
-        good, bad = {}, []
+        good: dict[Any, dict] = {}
+        bad: list[str] = []
         for i in ids:
             d = by_id.get(i)
             why = "no decision" if d is None else self.problem(d)
-            if why is None:
+            if d is not None and why is None:
                 good[i] = d
             else:
                 bad.append(f"{i}: {why}")

@@ -131,7 +131,8 @@ def parse_patch(text: str, source: str = "patch") -> list[FilePatch]:
                 raise ValueError(f"{source}: not a unified-diff hunk header: {where!r}")
             n_old, n_new = int(m.group(1) or 1), int(m.group(2) or 1)
             i += 1
-            old, new = [], []
+            old: list[str] = []
+            new: list[str] = []
             last = ""
             while i < len(lines) and (len(old) < n_old or len(new) < n_new or lines[i].startswith("\\")):
                 tag, body = lines[i][:1], lines[i][1:]

@@ -102,8 +102,8 @@ def _refuse_wait(action: dict[str, Any]) -> str | None:
     if (action.get("tool") or action.get("name")) != "wait":
         return None
     try:
-        hours = float(action.get("hours"))
-    except (TypeError, ValueError):
+        hours = float(action["hours"])
+    except (KeyError, TypeError, ValueError):
         return f"wait needs a number of hours between 0 and {WAIT_MAX_HOURS:g}, got {action.get('hours')!r}"
     if not 0 < hours <= WAIT_MAX_HOURS:
         return (f"one wait is at most {WAIT_MAX_HOURS:g} hours (the tool's limit), got {hours:g}; "
@@ -275,7 +275,8 @@ def create_app(runs_dir: str | Path = "runs", sandbox: str = "auto", cases_dirs:
         yield
         store.close_all()                 # every episode's sandbox and workspace go with the server
 
-    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error},
-                    lifespan=lifespan)
+    # starlette types every handler as taking an Exception, not the class it is registered for
+    handlers = {HTTPException: http_error, Exception: server_error}
+    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)  # type: ignore[arg-type]
     app.state.store = store
     return app

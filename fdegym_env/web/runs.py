@@ -122,7 +122,7 @@ def leaderboard(root: Path, level: float = 0.95) -> dict[str, Any]:
     plot.parent.mkdir(parents=True, exist_ok=True)
     try:
         plot_report(rep, plot)
+        rep["plot"] = plot
     except Exception:  # matplotlib missing: the table still shows
-        plot = None
-    rep["plot"] = plot
+        rep["plot"] = None
     return rep

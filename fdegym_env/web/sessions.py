@@ -280,10 +280,11 @@ class SessionStore:
             rec.close()
             raise
         form = {"task": task, "level": level, "variant": variant, "seed": int(seed), "mode": mode}
+        meta_path = self.index_dir / f"{eid}.json"
         ws = WorkSession(id=eid, owner=owner, env=rec, recording=path, brief=obs["text"], mode=mode,
-                         start_form=form, meta_path=self.index_dir / f"{eid}.json")
+                         start_form=form, meta_path=meta_path)
         self.index_dir.mkdir(parents=True, exist_ok=True)
-        ws.meta_path.write_text(json.dumps(
+        meta_path.write_text(json.dumps(
             {"id": eid, "owner": owner, "recording": path.name, "task": env.task.id, "level": level, "mode": mode, "person": person,
              "form": form, "hints": [], "started": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}),
             encoding="utf-8")

@@ -142,3 +142,9 @@ def test_every_command_taking_a_router_offers_every_router(capsys, command):
     assert set(ROUTER_NAMES) == set(ROUTER_KINDS) and DEFAULT_ROUTER in ROUTER_NAMES
     code, out, _ = _cli(capsys, *command, "--help")
     assert code == 0 and "{" + ",".join(ROUTER_NAMES) + "}" in out.replace("\n", "").replace(" ", "")
+
+
+def test_an_episode_status_with_an_odd_state_is_reported_not_raised(capsys):
+    from fdegym_env.cli.episode import _ended_notice
+    assert _ended_notice("ep1", {"state": ["odd"], "dir": "/x"}) == 1   # a damaged status file
+    assert "episode ep1 is ['odd']. Transcript: /x" in capsys.readouterr().err

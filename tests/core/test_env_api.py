@@ -280,3 +280,23 @@ def test_the_reset_observation_is_built_from_the_episode_workspace_every_level()
     l0 = env.reset(seed=2, options={"level": "L0"})[0]["text"]
     assert l3 != l0 and env.task.title in l0 and env.task.title not in l3
     env.close()
+
+
+def test_grading_or_wrapping_without_a_running_episode_says_so():
+    from fdegym_env.agents.baselines import SolutionAgent
+    from fdegym_env.wrappers import ChatEnv
+
+    from fdegym_env.core.env import unwrap_fdegym
+    env = FDEGymEnv(task=TINY)
+    with pytest.raises(RuntimeError, match="no episode is running; call reset"):
+        env.score_now()                        # not reset yet
+    with pytest.raises(RuntimeError, match="call env.reset"):
+        SolutionAgent().reset(env, {}, {})
+    obs, _ = env.reset(seed=0)
+    assert set(env.score_now()) == {"score", "uplift", "incidents", "kpi"}
+    env.close()
+    with pytest.raises(RuntimeError, match="no episode is running; call reset"):
+        ChatEnv(env).score_now()               # closed: the workspace is gone
+    assert unwrap_fdegym(gym.wrappers.PassiveEnvChecker(env)) is env
+    with pytest.raises(TypeError, match="expected an FDEGymEnv under the wrappers, got CartPoleEnv"):
+        unwrap_fdegym(gym.make("CartPole-v1"))

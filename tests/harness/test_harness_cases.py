@@ -188,3 +188,14 @@ def test_a_task_deploys_in_the_warm_sandbox_a_case_was_graded_in(tmp_path, monke
         assert os.stat(d.workspace).st_uid == d.sandbox.uid
         got = [d.call("app.main", "handle", [1, 2], timeout_s=10) for _ in range(2)]
     assert [(r.ok, r.value, r.error) for r in got] == [(True, ["ok", "ok"], None)] * 2
+
+
+def test_a_grading_without_anchors_names_what_the_grader_left_out():
+    from fdegym_env.harness import adapters
+    case = load_case(CASE)
+    variant = case.variant("base")
+    assert "kpi_baseline" not in variant.params
+    adapters._LOCAL.last = {variant.key: {"kpi": 0.5}}   # the grading that just ran reported no anchors
+    with pytest.raises(ValueError, match=r"grade\(\) must return a dict with 'kpi', 'kpi_baseline', 'kpi_oracle'; "
+                                         r"variant 'base' got kpi_baseline=None, kpi_oracle=None"):
+        adapters.anchors(case, variant)

@@ -83,3 +83,11 @@ def test_custom_reward_callable_is_used():
     e.step({"reply": "", "disclose": "all"})
     assert e.rewards["ops"] == 7.0 and seen[0].released == ("F_threshold",)
     e.close()
+
+
+def test_the_people_of_an_engagement_not_reset_yet_say_so():
+    aec = env(TINY, external=["ops"])
+    with pytest.raises(RuntimeError, match=r"no episode is running; call reset\(\) first"):
+        _ = aec.core.people
+    aec.reset(seed=0)
+    assert aec.core.people.asked.get("ops", 0) == 0

@@ -86,6 +86,11 @@ def test_two_labellings_compared(tests_dir, capsys):
                                        "wrong_paragraph": 0.0}
     with pytest.raises(ValueError, match="same questions"):
         label_agreement(first, {"questions": first["questions"][:1]}, spec)
+    # the second labelling is checked like the first: a question it leaves unlabelled is named
+    unlabelled = {"questions": [dict(first["questions"][0]), *first["questions"][1:]]}
+    del unlabelled["questions"][0]["expect"]
+    with pytest.raises(ValueError, match=r"labelled set \(second labelling\): questions\[0\].*'expect' must be"):
+        label_agreement(first, unlabelled, spec)
     assert report_main(["--tests-dir", str(tests_dir), "--set", "mine", "--agree", "again"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"topic_vs_dont_know +1 +50.0%", out) and "wrong paragraph under both labellings: 0.0%" in out

@@ -141,6 +141,14 @@ def test_cli_on_a_missing_recording_is_an_error_line_not_a_traceback(tmp_path, c
     assert f"fdegym {command}: error: no recording at" in err and "Traceback" not in err
 
 
+def test_a_line_whose_type_is_not_text_is_an_error_line_not_a_traceback(tmp_path, capsys):
+    p = tmp_path / "odd.jsonl"
+    p.write_text('{"type": ["reset"]}\n', encoding="utf-8")
+    assert main(["show", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert "odd.jsonl:1: a ['reset'] line before any 'reset' line" in err and "Traceback" not in err
+
+
 def test_cli_run_record_replay_show(tmp_path, capsys):
     path = tmp_path / "cli.jsonl"
     assert main(["run", TINY, "--agent", "reference", "--sandbox", SANDBOX, "--record", str(path), "--json"]) == 0

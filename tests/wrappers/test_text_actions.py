@@ -87,3 +87,9 @@ def test_text_actions_dict_obs_and_error_keeps_result():
         assert info["result"]["end_reason"] == "max_turns"
     finally:
         env.close()
+
+
+def test_text_obs_needs_a_text_field_and_says_so():
+    import gymnasium as gym
+    with pytest.raises(TypeError, match="text_obs=True needs an observation space with a 'text' UnicodeText field"):
+        TextActions(gym.make("CartPole-v1"), text_obs=True)

@@ -124,6 +124,7 @@ class People:
         self.known: set[str] = set()
         self.inbox_msgs: list[dict[str, Any]] = list(spec.get("inbox") or [])
         self.inbox_seen: set[str] = set()
+        self.inbox_fate: dict[str, bool] = {}            # message id -> delivered?, decided when it first fell due
         self.trial_cfg: dict[str, Any] = spec.get("trial") or {}
         self.trials = 0
         self.ledger: list[dict[str, Any]] = []
@@ -260,6 +261,7 @@ class People:
             self.clock.advance(float(self.clock_cfg.get("ask_minutes", 120)))
         # the reply is stamped when it comes back, after the person's time: never before the message
         at = self.stamp() or ""
+        self._arrived()    # inbox messages that fell due meanwhile are decided now
         return ContactResult(to=to, reply=reply, name=person["name"], tags=tags, facts=facts, cost=cost, at=at,
                              questions_left=self._left(to) if self.show_budget else None,
                              total_questions_left=self.total_questions_left())
@@ -402,23 +404,48 @@ class People:
         return best
 
     # --- inbox -------------------------------------------------------------------------------------
+    def _due(self, m: dict[str, Any]) -> bool:
+        """Whether all of the message's conditions (``after_*``) hold now."""
+        if "after_hours" in m and not (self.has_clock and self.clock.minutes >= float(m["after_hours"]) * 60):
+            return False
+        if "after_asks" in m and sum(self.asked.values()) < int(m["after_asks"]):
+            return False
+        if m.get("after_fact") and m["after_fact"] not in self.known:
+            return False
+        if m.get("after_stall"):
+            since = self.held_back.get(m["after_stall"])
+            if since is None:
+                return False
+            delay = float(m.get("stall_delay_hours", 0) or 0)
+            if delay and not (self.has_clock and self.clock.minutes - since >= delay * 60):
+                return False
+        return True
+
+    def _is_news(self, m: dict[str, Any]) -> bool:
+        """False when the agent already knows every fact the message carries, or has already asked
+        someone its ``unless_asked`` names (``person``, or ``person/topic`` answered to the agent)."""
+        facts = m.get("facts") or []
+        if facts and set(facts) <= self.known:
+            return False
+        refs = m.get("unless_asked") or []
+        for ref in [refs] if isinstance(refs, str) else refs:
+            pid, _, tid = ref.partition("/")
+            if (tid in self.answered.get(pid, ())) if tid else self.asked.get(pid, 0) > 0:
+                return False
+        return True
+
     def _arrived(self) -> list[dict[str, Any]]:
+        """The messages delivered so far. Whether a message is delivered is decided once, the first
+        time its conditions are seen to hold, and kept: what the agent learns later never takes back
+        a message that has arrived."""
         out = []
         for m in self.inbox_msgs:
-            if "after_hours" in m and not (self.has_clock and self.clock.minutes >= float(m["after_hours"]) * 60):
-                continue
-            if "after_asks" in m and sum(self.asked.values()) < int(m["after_asks"]):
-                continue
-            if m.get("after_fact") and m["after_fact"] not in self.known:
-                continue
-            if m.get("after_stall"):
-                since = self.held_back.get(m["after_stall"])
-                if since is None:
+            if m["id"] not in self.inbox_fate:
+                if not self._due(m):
                     continue
-                delay = float(m.get("stall_delay_hours", 0) or 0)
-                if delay and not (self.has_clock and self.clock.minutes - since >= delay * 60):
-                    continue
-            out.append(m)
+                self.inbox_fate[m["id"]] = self._is_news(m)
+            if self.inbox_fate[m["id"]]:
+                out.append(m)
         return out
 
     def inbox_new(self) -> int:
@@ -444,6 +471,7 @@ class People:
         self.clock.advance(hours * 60)
         cost = round(float(self.clock_cfg.get("wait_cost_per_day", 0.0)) * hours / 24.0, 6)
         self._log(to="wait", message=f"waited {hours:g} h", tags=[], facts=[], cost=cost, n_asked=0)
+        self._arrived()
         return cost
 
     def trial_terms(self) -> dict[str, Any]:
@@ -466,6 +494,7 @@ class People:
         advance = float(self.trial_cfg.get("advance_hours", 0.0))
         if advance and self.has_clock:
             self.clock.advance(advance * 60)
+        self._arrived()
         return n, str(out.get("feedback", "")), cost
 
     # --- discovery metrics (paper §5.3) --------------------------------------------------------------

@@ -58,6 +58,29 @@ def _check_after_stall(m: dict[str, Any], topics_of: dict[str, dict[str, dict[st
         raise TaskFormatError(f"{where}: stall_delay_hours: expected a number of hours >= 0, got {delay!r}")
 
 
+def _check_inbox_news(m: dict[str, Any], topics_of: dict[str, dict[str, dict[str, Any]]], where: str) -> None:
+    """An inbox message's ``facts`` are a list of fact ids; ``unless_asked`` names people
+    (``person``) or topics (``person/topic``) of this file, as a string or a list of them."""
+    if "facts" in m and not (isinstance(m["facts"], list) and all(isinstance(f, str) for f in m["facts"])):
+        raise TaskFormatError(f"{where}: facts: expected a list of fact ids, got {m['facts']!r}")
+    if "unless_asked" not in m:
+        return
+    refs = m["unless_asked"]
+    refs = [refs] if isinstance(refs, str) else refs
+    if not isinstance(refs, list) or not refs or not all(isinstance(r, str) for r in refs):
+        raise TaskFormatError(f"{where}: unless_asked: expected '<person>' or '<person>/<topic>', or a list "
+                              f"of them, got {m['unless_asked']!r}")
+    for ref in refs:
+        pid, slash, tid = ref.partition("/")
+        if pid not in topics_of:
+            raise TaskFormatError(f"{where}: unless_asked: unknown person {pid!r} in {ref!r}."
+                                  f"{did_you_mean(pid, sorted(topics_of))} Expected one of {sorted(topics_of)}")
+        if slash and tid not in topics_of[pid]:
+            raise TaskFormatError(f"{where}: unless_asked: {pid} has no topic {tid!r}."
+                                  f"{did_you_mean(tid, sorted(topics_of[pid]))} Expected one of "
+                                  f"{sorted(topics_of[pid])}")
+
+
 def _check_away(p: dict[str, Any], has_clock: bool, where: str) -> None:
     """``away_until`` (a clock stamp), with optional ``away_label`` and ``away_reply`` (an out-of-office)."""
     fields = sorted(k for k in ("away_label", "away_reply") if k in p)
@@ -155,6 +178,7 @@ def validate_people(data: Any, where: str) -> dict[str, Any]:
         if not isinstance(m, dict) or not all(isinstance(m.get(k), str) for k in ("id", "from", "text")):
             raise _err(where, f"inbox[{i}]: needs string fields 'id', 'from', 'text'")
         _check_after_stall(m, topics_of, f"{where}: inbox[{i}] ({m['id']})")
+        _check_inbox_news(m, topics_of, f"{where}: inbox[{i}] ({m['id']})")
     out = dict(data)
     out.pop("npcs", None)
     out["people"] = people

@@ -84,8 +84,9 @@ def test_renata_directory_line_agrees_with_what_she_says(variant):
     r = eng.contact("renata_okafor", "Three claims on data/siu_referrals_2026.csv are at Crestline Collision with the "
                                      "same damage photos on different policies. Which claims does SIU want referred?")
     assert r.tags == ["ring_pattern"], (r.tags, r.reply)
-    eng.wait(40)
-    note = next(m["text"] for m in eng.read_inbox() if m["from"] == "renata_okafor")
+    quiet = _people(variant)                        # her note goes only to an agent she has not talked to
+    quiet.wait(40)
+    note = next(m["text"] for m in quiet.read_inbox() if m["from"] == "renata_okafor")
     if handed_over:
         assert "Delta" not in blurb and "Reno" in blurb, blurb
         assert "handed the Delta file to Marcus" in r.reply and "Reno" in r.reply, r.reply

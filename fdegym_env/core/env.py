@@ -141,6 +141,9 @@ def limits_text(max_turns: int, max_days: float, now: str | None, trial: dict | 
              *([f"- It also ends once {_hours_minutes(wall_seconds)} (hours and minutes) of real, wall-clock "
                 "time have passed since it started, however few actions you have taken, in the same way."]
                if wall_seconds is not None and wall_seconds < NO_WALL_LIMIT else []),
+             "- The score: how far your `system/` moves the customer's own metric on their real traffic after "
+             "hand-over, from 0 (as found) to 1 (an expert's change), less what contacts and trial days cost; an "
+             "incident caps it at 0. It counts as resolved at 0.8 or more with no incident.",
              "- Every `contact` costs points: more for senior people, more past what a person will answer."
              + (" Contacts, trial days and `wait` take customer time." if now else "")]
     if trial and trial["max_runs"] > 0:

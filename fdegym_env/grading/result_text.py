@@ -29,11 +29,21 @@ def cost_words(result: dict[str, Any]) -> str:
     return text
 
 
+def resolved_words(result: dict[str, Any]) -> str:
+    """``yes``, or ``no`` and why: a score of at least :data:`RESOLVED_AT` with no incident resolves."""
+    from fdegym_env.grading.grade import RESOLVED_AT
+    if result["resolved"]:
+        return "yes"
+    why = [f"score under {RESOLVED_AT:g}"] if result["score"] < RESOLVED_AT else []
+    why += ["an incident"] if result.get("incidents") else []
+    return f"no ({' and '.join(why)})" if why else "no"
+
+
 def result_text(result: dict[str, Any]) -> str:
     """The graded result as the env words it at the end of an episode."""
     inc = "; ".join(result.get("incidents") or []) or "none"
     metric = (result.get("metric") or {}).get("name", "kpi")
     return (f"== result ==\nscore {result['score']:.3f} (uplift {result['uplift']:.3f}, {cost_words(result)}); "
-            f"incidents: {inc}; resolved: {'yes' if result['resolved'] else 'no'}; ended: {result['end_reason']}\n"
+            f"incidents: {inc}; resolved: {resolved_words(result)}; ended: {result['end_reason']}\n"
             f"{metric}: {result['kpi']:.4g} (as found {result['kpi_baseline']:.4g}, "
             f"reference {result['kpi_reference']:.4g})")

@@ -138,3 +138,11 @@ def test_the_result_says_what_the_cost_was_spent_on():
     line = obs["text"].split("== result ==")[1].splitlines()[1]
     assert (f"contact cost {r['contact_cost']:.3f} (people {parts['people']:.3f}, "
             f"trial days {parts['trials']:.3f}, waiting {parts['waiting']:.3f})") in line
+
+
+def test_the_brief_says_how_the_score_and_resolved_are_decided():
+    with FDEGymEnv(task="helpdesk_tutorial", sandbox="none") as env:
+        text = env.reset(seed=0)[0]["text"]
+        assert "from 0 (as found) to 1 (an expert's change)" in text and "an incident caps it at 0" in text
+        assert "resolved at 0.8 or more with no incident" in text
+        assert "resolved at 0.8" in (env.workspace / "TASK.md").read_text()

@@ -101,17 +101,21 @@ def _points(costs: list[float]) -> str:
     return ", ".join(f"{c:g}" for c in costs[:-1]) + f" and {costs[-1]:g} points (days 1 to {len(costs)})"
 
 
+def _whole_minutes(seconds: float) -> tuple[int, int]:
+    """``(hours, minutes)`` of a duration rounded to the minute, at least one minute."""
+    return divmod(max(1, round(seconds / 60)), 60)
+
+
 def _real_time(seconds: float) -> str:
     """``45 minutes``, ``2 hours``, ``2 hours 30 minutes``."""
-    m = max(1, round(seconds / 60))
-    h, m = divmod(m, 60)
+    h, m = _whole_minutes(seconds)
     parts = ([_count(h, "hour")] if h else []) + ([_count(m, "minute")] if m else [])
     return " ".join(parts)
 
 
 def _hours_minutes(seconds: float) -> str:
     """``1h30``: a duration in a form no fact of a scenario is written in (the leak scan matches phrases)."""
-    h, m = divmod(max(1, round(seconds / 60)), 60)
+    h, m = _whole_minutes(seconds)
     return f"{h}h{m:02d}"
 
 

@@ -6,6 +6,7 @@
     fdegym episode show ep1                                        # the transcript so far
     fdegym episode stop ep1 [--submit]
     fdegym episode list
+    fdegym episode tools                                           # every action's JSON form
 
 One start is one graded attempt: no reset. The transcript (``transcript.jsonl``, readable with
 ``fdegym show`` and checkable with ``fdegym replay``) and ``result.json`` go to ``--dir``
@@ -18,6 +19,7 @@ import json
 import sys
 from pathlib import Path
 
+from fdegym_env.core.actions import action_reference
 from fdegym_env.people.routers import ROUTER_NAMES
 from fdegym_env.serving import episode_daemon as ed
 
@@ -52,6 +54,7 @@ def _setup(p) -> None:
     st.add_argument("name")
     st.add_argument("--submit", action="store_true", help="submit system/ as it stands first, and print the result")
     sub.add_parser("list", help="the episodes this user has started, with their states")
+    sub.add_parser("tools", help="every action's JSON form, with its arguments")
 
 
 def cmd_episode(a) -> int:
@@ -70,6 +73,12 @@ def _start(a) -> int:
     print(brief)
     print(f"[episode {a.name} started: pid {st['pid']}, transcript and result in {st['dir']}. Next: "
           f"fdegym episode act {a.name} '{{\"tool\": \"list_files\"}}']", file=sys.stderr)
+    print("[actions (also: fdegym episode tools):\n" + action_reference() + "]", file=sys.stderr)
+    return 0
+
+
+def _tools(a) -> int:
+    print(action_reference())
     return 0
 
 
@@ -157,4 +166,4 @@ def _list(a) -> int:
     return 0
 
 
-_COMMANDS = {"start": _start, "act": _act, "show": _show, "stop": _stop, "list": _list}
+_COMMANDS = {"start": _start, "act": _act, "show": _show, "stop": _stop, "list": _list, "tools": _tools}

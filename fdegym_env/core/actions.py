@@ -356,3 +356,20 @@ def tool_schemas(api: str = "openai") -> list[dict[str, Any]]:
         else:
             raise ValueError(f"api must be 'openai' or 'anthropic', got {api!r}")
     return out
+
+
+def action_reference() -> str:
+    """Every tool as the JSON action a shell player types: required arguments shown with their type,
+    optional ones in brackets, then what the tool does.
+
+    Example:
+        >>> action_reference().splitlines()[3]
+        '{"tool": "edit_file", "path": <string>, "old": <string>, "new": <string>} [replace_all: boolean]  Replace an exact piece of text in a file.'
+    """
+    lines = []
+    for tool in TOOLS:
+        fields = "".join(f', "{a.name}": <{a.type}>' for a in tool.args if a.required)
+        optional = ", ".join(f"{a.name}: {a.type}" for a in tool.args if not a.required)
+        lines.append(f'{{"tool": "{tool.name}"{fields}}}' + (f" [{optional}]" if optional else "")
+                     + f"  {tool.description}")
+    return "\n".join(lines)

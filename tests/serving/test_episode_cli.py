@@ -158,3 +158,23 @@ def test_a_shell_episode_has_no_wall_clock_limit_unless_asked_and_then_states_it
     assert r.returncode == 0, r.stderr
     assert "It also ends once 1h30 (hours and minutes) of real, wall-clock time have passed" in r.stdout
     fdegym("episode", "stop", "timed")
+
+
+def test_every_action_form_is_listed_and_each_listed_form_parses(fdegym):
+    from fdegym_env.core.actions import TOOLS, parse_action
+    r = fdegym("episode", "tools")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert len(lines) == len(TOOLS)
+    for tool, line in zip(TOOLS, lines):
+        form = json.loads(line.split("}", 1)[0].replace("<string>", '"x"').replace("<number>", "1") + "}")
+        assert parse_action(form).tool == tool.name            # the printed form is a valid action
+        for arg in tool.args:
+            assert arg.name in line, (tool.name, arg.name)      # every argument, optional ones too
+
+
+def test_start_points_to_the_action_forms(fdegym):
+    r = fdegym("episode", "start", "ep", "helpdesk_tutorial", "--seed", "1")
+    assert r.returncode == 0, r.stderr
+    assert '"old": <string>, "new": <string>' in r.stderr and "fdegym episode tools" in r.stderr
+    fdegym("episode", "stop", "ep")

@@ -9,6 +9,8 @@ delivery goes through exactly the same path as any agent's.
 from __future__ import annotations
 
 import filecmp
+import functools
+import inspect
 import random
 import shlex
 import shutil
@@ -122,8 +124,9 @@ def _delivery_actions(task, solution: str, workspace: Path, params: dict) -> lis
     return actions
 
 
-AGENTS: dict[str, Callable[..., Any]] = {"do-nothing": DoNothingAgent, "random": RandomAgent, "reference": lambda: SolutionAgent("reference"),
-          "literal": lambda: SolutionAgent("literal")}
+AGENTS: dict[str, Callable[..., Any]] = {"do-nothing": DoNothingAgent, "random": RandomAgent,
+                                         "reference": functools.partial(SolutionAgent, "reference"),
+                                         "literal": functools.partial(SolutionAgent, "literal")}
 
 
 def make_agent(name: str, **kwargs: Any):
@@ -138,4 +141,9 @@ def make_agent(name: str, **kwargs: Any):
         from fdegym_env.core.errors import did_you_mean
         hint = did_you_mean(name, list(AGENTS) + ["llm"])
         raise ValueError(f"Unknown agent {name!r}.{hint} Agents: {', '.join(list(AGENTS) + ['llm'])}, solution:<name>.")
-    return AGENTS[name](**kwargs)
+    factory = AGENTS[name]
+    accepted = [p for p in inspect.signature(factory).parameters if p != "solution"]
+    unknown = sorted(set(kwargs) - set(accepted))
+    if unknown:
+        raise TypeError(f"agent {name!r} takes {', '.join(accepted) or 'no settings'}; got {', '.join(unknown)}")
+    return factory(**kwargs)

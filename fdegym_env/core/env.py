@@ -130,15 +130,17 @@ def task_limits(task: Task, variant: Variant, max_turns: int | None = None,
     trial = trial_terms(spec.get("trial")) if task.has_module("trial") else None
     return limits_text(int(max_turns or task.limits["max_turns"]),
                        float(max_customer_days or task.limits["max_customer_days"]), now, trial,
-                       float(max_wall_seconds or task.limits["max_wall_seconds"]))
+                       float(max_wall_seconds or task.limits["max_wall_seconds"]),
+                       float((spec.get("clock") or {}).get("wait_cost_per_day", 0.0)))
 
 
 def limits_text(max_turns: int, max_days: float, now: str | None, trial: dict | None,
-                wall_seconds: float | None = None) -> str:
+                wall_seconds: float | None = None, wait_cost_per_day: float = 0.0) -> str:
     """The engagement's limits and what costs points, stated in the reset observation and TASK.md:
     nothing that ends an episode or lowers a score may be learnt only from the result. A wall-clock
     limit of ``None`` or :data:`NO_WALL_LIMIT` and more is no limit, and is not stated."""
     days = f" or once {max_days:g} customer days have passed (it is now {now})" if now else ""
+    waits = bool(now) and wait_cost_per_day > 0
     lines = ["## Limits of this engagement", "",
              f"- It ends after {max_turns} actions (every tool call counts, reading a file included){days}, "
              "whichever comes first; `system/` is then deployed as it stands, as if you had submitted.",
@@ -146,10 +148,12 @@ def limits_text(max_turns: int, max_days: float, now: str | None, trial: dict | 
                 "time have passed since it started, however few actions you have taken, in the same way."]
                if wall_seconds is not None and wall_seconds < NO_WALL_LIMIT else []),
              "- The score: how far your `system/` moves the customer's own metric on their real traffic after "
-             "hand-over, from 0 (as found) to 1 (an expert's change), less what contacts and trial days cost; an "
+             "hand-over, from 0 (as found) to 1 (an expert's change), less what "
+             + ("contacts, trial days and waiting" if waits else "contacts and trial days") + " cost; an "
              "incident caps it at 0. It counts as resolved at 0.8 or more with no incident.",
              "- Every `contact` costs points: more for senior people, more past what a person will answer."
-             + (" Contacts, trial days and `wait` take customer time." if now else "")]
+             + (" Contacts, trial days and `wait` take customer time." if now else "")
+             + (f" `wait` costs {wait_cost_per_day:g} points per customer day waited." if waits else "")]
     if trial and trial["max_runs"] > 0:
         hours = f"; each takes {trial['advance_hours']:g} hours of customer time" if now and trial["advance_hours"] else ""
         lines.append(f"- `trial`: at most {trial['max_runs']} trial days; they cost {_points(trial['costs'])}{hours}.")
@@ -356,7 +360,8 @@ class FDEGymEnv(gym.Env[dict, dict]):
     def _limits(self) -> str:
         people, _, _ = self.episode_state()
         trial = people.trial_terms() if self.task.has_module("trial") else None
-        return limits_text(self.max_turns, self.max_customer_days, people.stamp(), trial, self.max_wall_seconds)
+        return limits_text(self.max_turns, self.max_customer_days, people.stamp(), trial, self.max_wall_seconds,
+                           float(people.clock_cfg.get("wait_cost_per_day", 0.0)))
 
     def _new_mail(self, act: Action | None) -> str:
         """Messages that arrived since the agent last heard of them are announced once, whatever the action."""

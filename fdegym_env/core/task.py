@@ -332,8 +332,10 @@ class Task:
         from fdegym_env.people.spec import validate_people
         if isinstance(data, dict):
             # fdegym's own tasks: a person who cannot answer names who can, and a topic already
-            # answered is recapped in one line (the harness's cases keep its semantics).
-            data["replies"] = {"refer_elsewhere": True, "recap_repeats": True, **(data.get("replies") or {})}
+            # answered is recapped in one line, and a paragraph that lacks the figure or date asked
+            # for says so first (the harness's cases keep its semantics).
+            data["replies"] = {"refer_elsewhere": True, "recap_repeats": True, "not_to_hand": True,
+                               **(data.get("replies") or {})}
         return validate_people(data, str(p))
 
     @cached_property

@@ -14,6 +14,7 @@ from typing import Any, Callable
 from fdegym_env.core.clock import STAMP_FORMAT, Clock, parse_time
 from fdegym_env.core.errors import did_you_mean
 from fdegym_env.people.areas import AreaIndex
+from fdegym_env.people.details import missing_details, not_to_hand_line
 from fdegym_env.people.routers import MAX_TOPICS_PER_MESSAGE, Router
 from fdegym_env.people.spec import AUTO_REPLY_MARKS
 
@@ -32,6 +33,8 @@ DEFAULT_AWAY_REPLY = "(automatic reply) I'm {note}."
 # Reply tags of a topic the person matched but held back ("let me check", gate, too soon, needs
 # someone else first): what an inbox message's ``after_stall`` waits for.
 HELD_BACK = ("stalled", "too_soon", "gated", "needs_prior")
+# Reply tag: the person gave a paragraph but said it lacks the figure or date asked for (details.py).
+NOT_TO_HAND_TAG = "not_to_hand"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -121,6 +124,7 @@ class People:
         replies = spec.get("replies") or {}
         self.refer_elsewhere = bool(replies.get("refer_elsewhere", False))
         self.recap_repeats = bool(replies.get("recap_repeats", False))
+        self.not_to_hand = bool(replies.get("not_to_hand", False))
         self.known: set[str] = set()
         self.inbox_msgs: list[dict[str, Any]] = list(spec.get("inbox") or [])
         self.inbox_seen: set[str] = set()
@@ -291,8 +295,10 @@ class People:
                 matched = [t]
                 break
         parts, tags, facts = [], [], []
+        matched_by_tag: dict[str, dict[str, Any]] = {}
         now = self.clock.now()
         for t in matched[:MAX_TOPICS_PER_MESSAGE]:
+            matched_by_tag[t["id"]] = matched_by_tag[t["id"] + ":repeat"] = t
             key = person["id"] + "/" + t["id"]
             if not set(t.get("requires_facts", [])) <= self.known:
                 parts.append(t.get("requires_miss") or person["fallback"])
@@ -341,6 +347,12 @@ class People:
             for tag, part in zip(tags, parts):           # one line per topic, in order
                 for named in self.areas.named_in(person["id"], part):
                     self.pointed.setdefault((person["id"], named), set()).add(tag.partition(":")[0])
+        if self.not_to_hand:
+            given = [i for i, tag in enumerate(tags) if tag.partition(":")[2] in ("", "repeat")]
+            missing = missing_details(message, [matched_by_tag[tags[i]]["answer"] for i in given]) if given else ()
+            if missing:     # asked for a figure or date the paragraph lacks: say so, then say what they know
+                parts.insert(given[0], not_to_hand_line(missing))
+                tags.append(NOT_TO_HAND_TAG)
         if len(matched) > MAX_TOPICS_PER_MESSAGE:
             parts.append(person.get("overflow") or DEFAULT_OVERFLOW)
         for tag in tags:

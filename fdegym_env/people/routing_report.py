@@ -57,7 +57,7 @@ from typing import Any, Iterator
 
 import yaml
 
-from fdegym_env.people.engine import People
+from fdegym_env.people.engine import NOT_TO_HAND_TAG, People
 from fdegym_env.people.routers import Router, make_router
 from fdegym_env.people.spec import AWAY_FIELDS, validate_people
 
@@ -140,26 +140,44 @@ def evaluate(spec: dict[str, Any], rset: dict[str, Any], router: str | Router = 
 
 
 OUTCOMES = ("on_topic", "dont_know", "wrong_referral", "missed", "wrong_paragraph")
-_NOT_TOPICS = ("dont_know", "off_limits", "out_of_patience", "gone", "away", "auto_reply")
+_NOT_TOPICS = ("dont_know", "off_limits", "out_of_patience", "gone", "away", "auto_reply", NOT_TO_HAND_TAG)
 
 
 def classify(tags: list[str], expect: list[str] | str, refer: str | None = None) -> str:
     """One of :data:`OUTCOMES` for the tags of one reply.
 
+    A reply that says the person lacks the figure or date asked for, then gives a paragraph
+    (``not_to_hand``), is not told as an answer: for a question nobody's script answers it is a
+    "don't know" (a wrong referral if someone else's does); for an answerable one it is on topic
+    when the paragraph is an expected one, else missed. :func:`hedge_kind` counts these replies.
+
     Example:
         >>> classify(["kills:gated"], ["kills"]), classify(["dont_know", "refer:ann"], "dont_know", "ann")
         ('on_topic', 'dont_know')
+        >>> classify(["flags", "not_to_hand"], "dont_know"), classify(["flags", "not_to_hand"], ["ring"])
+        ('dont_know', 'missed')
     """
     topics = {t.split(":", 1)[0] for t in tags if t not in _NOT_TOPICS and not t.startswith("refer:")}
+    hedged = NOT_TO_HAND_TAG in tags
     if expect == "dont_know":
-        if topics:
+        if topics and not hedged:
             return "wrong_paragraph"
         if refer and "refer:" + refer not in tags:
             return "wrong_referral"
         return "dont_know"
-    if topics - set(expect):
+    if topics - set(expect) and not hedged:
         return "wrong_paragraph"
-    return "on_topic" if topics else "missed"
+    return "on_topic" if topics & set(expect) else "missed"
+
+
+def hedge_kind(tags: list[str], expect: list[str] | str) -> str | None:
+    """For a ``not_to_hand`` reply: ``needed`` (the script lacks what was asked: the question is
+    labelled "don't know", or the paragraph given is not an expected one) or ``needless`` (an
+    expected paragraph, which may hold what was asked, opened with "I don't have that"); else None."""
+    if NOT_TO_HAND_TAG not in tags:
+        return None
+    topics = {t.split(":", 1)[0] for t in tags if t not in _NOT_TOPICS and not t.startswith("refer:")}
+    return "needless" if expect != "dont_know" and topics & set(expect) else "needed"
 
 
 def _check_question(e: dict[str, Any], i: int, topics: dict[str, set[str]], where: str) -> None:
@@ -184,6 +202,7 @@ def evaluate_heldout(spec: dict[str, Any], hset: dict[str, Any], router: str | R
     r = make_router(router, spec["people"], **(router_kwargs or {}))
     topics = {p["id"]: {t["id"] for t in p.get("topics", [])} for p in spec["people"]}
     counts = dict.fromkeys(OUTCOMES, 0)
+    hedges = {"needed": 0, "needless": 0}     # "I don't have that figure" replies (hedge_kind)
     rows = []
     for i, e in enumerate(hset.get("questions") or []):
         _check_question(e, i, topics, where)
@@ -191,11 +210,14 @@ def evaluate_heldout(spec: dict[str, Any], hset: dict[str, Any], router: str | R
         res = People(spec, r).contact(pid, e["q"])
         outcome = classify(res.tags, expect, refer)
         counts[outcome] += 1
+        hedge = hedge_kind(res.tags, expect)
+        if hedge:
+            hedges[hedge] += 1
         rows.append({"person": pid, "q": e["q"], "expect": expect, "refer": refer, "tags": res.tags,
-                     "outcome": outcome, "reply": res.reply})
+                     "outcome": outcome, "hedge": hedge, "reply": res.reply})
     n = len(rows)
     return {"router": getattr(r, "name", str(router)), "questions": n, "counts": counts,
-            "shares": _shares(counts), "rows": rows}
+            "shares": _shares(counts), "hedges": hedges, "rows": rows}
 
 
 def label_agreement(first: dict[str, Any], second: dict[str, Any], spec: dict[str, Any],
@@ -446,8 +468,11 @@ def _heldout_main(a: argparse.Namespace, folder: str = "heldout") -> int:
         counts = {o: sum(r["counts"][o] for r in sub) for o in OUTCOMES}
         n, answerable = sum(counts.values()), sum(1 for r in sub for row in r["rows"] if row["expect"] != "dont_know")
         shares = _shares(counts)
+        needed, needless = (sum(r["hedges"][k] for r in sub) for k in ("needed", "needless"))
         print(f"{'ALL':<22} {rt:<8} {n:>9} " + " ".join(f"{shares[o]:>15.1%}" for o in OUTCOMES)
-              + f"   on topic of answerable: {counts['on_topic'] / max(1, answerable):.1%}")
+              + f"   on topic of answerable: {counts['on_topic'] / max(1, answerable):.1%}"
+              + f"   'not to hand' replies: {needed} needed, {needless} needless"
+              + f" ({needless / max(1, counts['on_topic']):.1%} of on-topic replies)")
     if a.misses:
         for r in results:
             for row in r["rows"]:

@@ -15,7 +15,7 @@ TOPIC_FIELDS = {"id", "about", "triggers", "requires", "gate", "gate_miss", "req
                 "requires_facts", "requires_miss", "exclusive", "stall", "available_at", "available_after_hours",
                 "stall_again", "stall_seconds", "keywords", "recap", "examples"}
 TOP_FIELDS = {"people", "npcs", "total_questions", "show_budget", "clock", "inbox", "trial", "matcher", "replies"}
-REPLY_FIELDS = {"refer_elsewhere", "recap_repeats"}
+REPLY_FIELDS = {"refer_elsewhere", "recap_repeats", "not_to_hand"}
 AWAY_FIELDS = ("away_until", "away_label", "away_reply")
 # How an out-of-office begins: a reply made only of these costs nothing and takes no time.
 AUTO_REPLY_MARKS = ("(auto-reply)", "(automatic reply)", "(out of office)")

@@ -146,3 +146,18 @@ def test_the_brief_says_how_the_score_and_resolved_are_decided():
         assert "from 0 (as found) to 1 (an expert's change)" in text and "an incident caps it at 0" in text
         assert "resolved at 0.8 or more with no incident" in text
         assert "resolved at 0.8" in (env.workspace / "TASK.md").read_text()
+
+
+@pytest.mark.parametrize("task", task_params())
+def test_what_waiting_costs_is_stated_and_is_what_a_wait_costs(task):
+    with FDEGymEnv(task=task, sandbox="none") as env:
+        text = env.reset(seed=0)[0]["text"]
+        per_day = float(env.people.clock_cfg.get("wait_cost_per_day", 0.0))
+        if not (env.people.has_clock and per_day):
+            assert "per customer day waited" not in text
+            return
+        assert f"`wait` costs {per_day:g} points per customer day waited" in text
+        assert "less what contacts, trial days and waiting cost" in text
+        assert f"{per_day:g} points per customer day waited" in (env.workspace / "TASK.md").read_text()
+        env.step({"tool": "wait", "hours": 12})
+        assert env.people.cost_parts()["waiting"] == pytest.approx(per_day / 2)

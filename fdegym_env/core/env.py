@@ -131,14 +131,16 @@ def task_limits(task: Task, variant: Variant, max_turns: int | None = None,
     return limits_text(int(max_turns or task.limits["max_turns"]),
                        float(max_customer_days or task.limits["max_customer_days"]), now, trial,
                        float(max_wall_seconds or task.limits["max_wall_seconds"]),
-                       float((spec.get("clock") or {}).get("wait_cost_per_day", 0.0)))
+                       float((spec.get("clock") or {}).get("wait_cost_per_day", 0.0)), task.metric)
 
 
 def limits_text(max_turns: int, max_days: float, now: str | None, trial: dict | None,
-                wall_seconds: float | None = None, wait_cost_per_day: float = 0.0) -> str:
+                wall_seconds: float | None = None, wait_cost_per_day: float = 0.0,
+                metric: dict[str, Any] | None = None) -> str:
     """The engagement's limits and what costs points, stated in the reset observation and TASK.md:
     nothing that ends an episode or lowers a score may be learnt only from the result. A wall-clock
-    limit of ``None`` or :data:`NO_WALL_LIMIT` and more is no limit, and is not stated."""
+    limit of ``None`` or :data:`NO_WALL_LIMIT` and more is no limit, and is not stated. The
+    customer's metric is named with its direction; what it is made of is for the agent to learn."""
     days = f" or once {max_days:g} customer days have passed (it is now {now})" if now else ""
     waits = bool(now) and wait_cost_per_day > 0
     lines = ["## Limits of this engagement", "",
@@ -147,6 +149,9 @@ def limits_text(max_turns: int, max_days: float, now: str | None, trial: dict | 
              *([f"- It also ends once {_hours_minutes(wall_seconds)} (hours and minutes) of real, wall-clock "
                 "time have passed since it started, however few actions you have taken, in the same way."]
                if wall_seconds is not None and wall_seconds < NO_WALL_LIMIT else []),
+             *([f"- The customer judges this work by `{metric['name']}` "
+                f"({'higher' if metric['direction'] == 'maximize' else 'lower'} is better); the result reports it."]
+               if metric else []),
              "- The score: how far your `system/` moves the customer's own metric on their real traffic after "
              "hand-over, from 0 (as found) to 1 (an expert's change), less what "
              + ("contacts, trial days and waiting" if waits else "contacts and trial days") + " cost; an "
@@ -361,7 +366,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
         people, _, _ = self.episode_state()
         trial = people.trial_terms() if self.task.has_module("trial") else None
         return limits_text(self.max_turns, self.max_customer_days, people.stamp(), trial, self.max_wall_seconds,
-                           float(people.clock_cfg.get("wait_cost_per_day", 0.0)))
+                           float(people.clock_cfg.get("wait_cost_per_day", 0.0)), self.task.metric)
 
     def _new_mail(self, act: Action | None) -> str:
         """Messages that arrived since the agent last heard of them are announced once, whatever the action."""

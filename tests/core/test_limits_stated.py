@@ -161,3 +161,14 @@ def test_what_waiting_costs_is_stated_and_is_what_a_wait_costs(task):
         assert f"{per_day:g} points per customer day waited" in (env.workspace / "TASK.md").read_text()
         env.step({"tool": "wait", "hours": 12})
         assert env.people.cost_parts()["waiting"] == pytest.approx(per_day / 2)
+
+
+@pytest.mark.parametrize("task", task_params())
+def test_the_brief_names_the_metric_the_result_reports(task):
+    with FDEGymEnv(task=task, sandbox="none") as env:
+        text = env.reset(seed=0)[0]["text"]
+        m = env.task.metric
+        better = "higher" if m["direction"] == "maximize" else "lower"
+        for shown in (text, (env.workspace / "TASK.md").read_text()):
+            assert f"judges this work by `{m['name']}` ({better} is better)" in shown
+        assert len(m["unit"]) < 8 or m["unit"] not in text    # what it is made of is for the agent to learn

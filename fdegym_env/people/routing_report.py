@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any, Iterator
@@ -170,6 +171,28 @@ def classify(tags: list[str], expect: list[str] | str, refer: str | None = None)
     return "on_topic" if topics & set(expect) else "missed"
 
 
+def gatekeeper_refers(tags: list[str], reply: str, spec: dict[str, Any]) -> list[str]:
+    """``refer:<id>`` for each person an off-limits person's gatekeeper reply names ("please route
+    everything through Deirdre Kinsella"): the agent is sent to them as by a referral.
+
+    Example:
+        >>> spec = {"people": [{"id": "dk", "name": "Deirdre Kinsella"}, {"id": "fd", "name": "Fergal Dunne"}]}
+        >>> gatekeeper_refers(["off_limits"], "Please route everything through Deirdre Kinsella.", spec)
+        ['refer:dk']
+        >>> gatekeeper_refers(["dont_know"], "Deirdre Kinsella would know.", spec)
+        []
+    """
+    if "off_limits" not in tags:
+        return []
+    out = []
+    for p in spec.get("people") or []:
+        name = str(p.get("name") or "")
+        surname = name.split()[-1] if name.split() else ""
+        if name and (name in reply or (len(surname) >= 4 and re.search(rf"\b{re.escape(surname)}\b", reply))):
+            out.append("refer:" + p["id"])
+    return out
+
+
 def hedge_kind(tags: list[str], expect: list[str] | str) -> str | None:
     """For a ``not_to_hand`` reply: ``needed`` (the script lacks what was asked: the question is
     labelled "don't know", or the paragraph given is not an expected one) or ``needless`` (an
@@ -208,7 +231,7 @@ def evaluate_heldout(spec: dict[str, Any], hset: dict[str, Any], router: str | R
         _check_question(e, i, topics, where)
         pid, expect, refer = e["person"], e["expect"], e.get("refer")
         res = People(spec, r).contact(pid, e["q"])
-        outcome = classify(res.tags, expect, refer)
+        outcome = classify(res.tags + gatekeeper_refers(res.tags, res.reply, spec), expect, refer)
         counts[outcome] += 1
         hedge = hedge_kind(res.tags, expect)
         if hedge:

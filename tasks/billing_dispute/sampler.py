@@ -47,7 +47,8 @@ def prose(p: dict) -> dict:
     """The sentences people and briefs use for this truth (the named variants' wording)."""
     out = {"approval_limit_text": f"${int(p['approval_limit_usd']):,}"}
     named = CTX.variants
-    out["proration_text"] = named["mid_month" if p["proration"] == "mid_month" else "base"]["proration_text"]
+    rule = named["mid_month" if p["proration"] == "mid_month" else "base"]
+    out["proration_text"], out["lock_change_example"] = rule["proration_text"], rule["lock_change_example"]
     out["lock_source_text"] = named["order_form_locks" if p["lock_source"] == "order_form" else "base"]["lock_source_text"]
     d = int(p.get("de_minimis_usd") or 0)
     if d:

@@ -176,3 +176,70 @@ def test_ines_speaks_to_the_rule_not_to_one_contract(variant, message):
     source = TASK.variant(variant).params["lock_source_text"]
     assert f"Where the register and the order form disagree on the fee, go by {source}" in r.reply, r.reply
     assert "keeps its contracted monthly fee on the protected plan until the protection end date" in r.reply
+
+
+# A protected account that changes plan: what Inés says (BP-3 decides each day's plan; the protected
+# plan's days at the contracted fee, the rest at list) is exactly the invoice the grader holds the
+# delivery to for lock_breach (its truth total), upgrade and downgrade, in both BP-3 conventions.
+def _allowed_by_ines(params, lock, plan_at_start, to_plan, day, period="2026-02"):
+    D, lst = 28, TASK.module("traffic").LIST_NEW
+    if params["proration"] == "daily":
+        plans = [plan_at_start] * (day - 1) + [to_plan] * (D - day + 1)
+    else:
+        plans = [to_plan if day <= 15 else plan_at_start] * D
+    return round(sum((lock["fee"] if p == lock["plan"] else lst[p]) / D for p in plans), 2)
+
+
+def _allowed_by_grader(params, lock, plan_at_start, to_plan, day, period="2026-02"):
+    T = TASK.module("traffic")
+    cin = {"period": period,
+           "accounts": [{"account_id": "ACC-1", "plan_at_start": plan_at_start, "billing_term": "annual"}],
+           "plan_changes": [{"change_id": "PC-1", "account_id": "ACC-1", "effective": f"{period}-{day:02d}T10:00:00Z",
+                             "from_plan": plan_at_start, "to_plan": to_plan}],
+           "usage": [{"account_id": "ACC-1", "credits_used": 0}],
+           "contracts": [{"account_id": "ACC-1", "register": {"price_lock_usd": f"{lock['fee']:.2f}",
+                                                              "lock_plan": lock["plan"], "lock_until": "2026-12-31"},
+                          "order_form_excerpt": "", "amendments": []}]}
+    return T.rate_cycle(cin, dict(params, lock_source="register"), "truth")["ACC-1"]["total_usd"]
+
+
+CASES = {"base": [("starter", 345.0, "team", 15, "$832.50"), ("enterprise", 9800.0, "scale", 15, "$7,640.00")],
+         "mid_month": [("starter", 345.0, "team", 20, "$345"), ("enterprise", 9800.0, "scale", 8, "$5,480.00"),
+                       ("enterprise", 9800.0, "scale", 20, "$9,800.00")]}
+LOCK_CHANGES = [
+    "A protected Starter account upgrades to Team mid-month. What does the contract allow us to bill for that month?",
+    "If a price-locked customer moves down to a cheaper plan halfway through the month, what do we bill them?",
+]
+
+
+@pytest.mark.parametrize("variant", ["base", "mid_month"])
+@pytest.mark.parametrize("message", LOCK_CHANGES)
+def test_ines_rule_for_a_protected_account_changing_plan_is_what_the_grader_allows(variant, message):
+    params = TASK.variant(variant).params
+    r = people(variant).contact("ines_caldera", message)
+    assert r.tags == ["lock_plan_changes"], (r.tags, r.reply)
+    assert "downgrade" in r.reply and "not a ceiling" in r.reply, r.reply
+    for plan, fee, to, day, said in CASES[variant]:
+        lock = {"plan": plan, "fee": fee}
+        allowed = _allowed_by_ines(params, lock, plan, to, day)
+        assert allowed == _allowed_by_grader(params, lock, plan, to, day), (plan, to, day)
+        assert f"${allowed:,.2f}".replace(".00", "") in said.replace(".00", "") and said in r.reply, (said, r.reply)
+
+
+# Hana owns BP-3, protected accounts included; Beatriz's queue answers which tickets the bot may close.
+@pytest.mark.parametrize("pid, topic, message", [
+    ("hana_kobayashi", "proration_policy",
+     "What does the Billing Policy say about how a mid-month plan change is billed, including for a protected account?"),
+    ("hana_kobayashi", "proration_policy",
+     "Under BP-3, how is a price-locked customer billed when they switch plan in the middle of the month?"),
+    ("beatriz_soto", "queue_routing",
+     "Is it OK to auto-reply only on verified-correct usage_overage / price_rise tickets and keep the rest in AR-REVIEW?"),
+    ("beatriz_soto", "queue_routing",
+     "Can the bot answer just the overage and price-rise disputes it has confirmed are right, and leave the others "
+     "for your team?"),
+])
+def test_hana_and_beatriz_answer_in_their_own_area(pid, topic, message):
+    r = people("base").contact(pid, message)
+    assert r.tags == [topic], (r.tags, r.reply)
+    if pid == "hana_kobayashi":
+        assert "protected" in r.reply and "contracted fee" in r.reply, r.reply

@@ -96,8 +96,11 @@ def events(rng: random.Random, params: dict, start: datetime, days: int, n: int,
                      "feeder": feeder})
     for _ in range(max(2, n // 5)):                     # reclose-and-hold momentaries on their own
         f = rng.choice(on_net.FEEDERS)
-        rows.append({"ts": start + timedelta(days=rng.randrange(days), hours=rng.randrange(24), minutes=rng.randrange(60)),
-                     "incident": "", "type": "MOMENTARY", "device": device_of(f, rng.choice(["02", "04"])),
+        ts = start + timedelta(days=rng.randrange(days), hours=rng.randrange(24), minutes=rng.randrange(60))
+        suf = rng.choice(["02", "04"])
+        if device_of(f, suf) in held_open:              # held open by a standing transfer: it cannot trip
+            suf = "02" if suf == "04" else "04"
+        rows.append({"ts": ts, "incident": "", "type": "MOMENTARY", "device": device_of(f, suf),
                      "source": "SCADA", "feeder": f})
     rows.sort(key=lambda r: r["ts"])
     out = []

@@ -4,9 +4,12 @@ RT7 is worth paging his on-call, consistent with Shona's floor facts and with wh
 page (the variant's scanner_priority; no on-call at all where Korvex owns the fleet)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from fdegym_env.core.registry import load_task
+from fdegym_env.grading.grade import held_out_traffic
 from fdegym_env.people import People, make_router
 
 TASK = load_task("helpdesk_tutorial")
@@ -56,3 +59,39 @@ def test_asked_who_and_at_what_priority_tomasz_answers_both(variant):
         "later. Which queue should handheld tickets go to, and at what priority?")
     assert "handheld_owner" in r.tags and {"F_owner", "F_priority"} <= set(r.facts), r.reply
     assert params["scanner_priority"] in r.reply and params["owner_queue"] in r.reply
+
+
+# How L1 handles a broken RT7 today, and whether any of her rules route to vendor_korvex, is Priya's own area.
+HARDWARE = [
+    "Hi Priya - Tomasz has now confirmed the parked R15-handheld: RT7 enrolment/profile/cert/log-on tickets go "
+    "straight to field_ops at P1 (nights have no spares and no Depot IT on site; ~2-5 a day in last log week, within "
+    "his ~6 call-outs/day), and RT7 hardware faults (battery swell, cracked screen) go to vendor_korvex. Before I "
+    "enable it: is there anything in how L1 handles these today I should keep - e.g. do RT7 hardware RMAs need to go "
+    "to vendor_korvex at a particular priority, or via L1/Depot IT rather than straight to Korvex?",
+    "Priya, does the desk do anything with broken RT7s today - a cracked screen or a swollen battery - that my new "
+    "rule should preserve?",
+    "Quick one: when someone rings in an RT7 with a swollen battery, where does it end up and at what priority?",
+    "I'm about to enable R15 for the RT7 software faults and add a line sending RT7 hardware (battery swell, cracked "
+    "screen) to vendor_korvex. Do L1 currently raise the hardware RMAs with Korvex, and is there a priority Korvex "
+    "expect on those?",
+    "Should RT7 hardware RMAs go to Korvex via the service desk, or straight to vendor_korvex?",
+]
+
+
+@pytest.mark.parametrize("ask", HARDWARE)
+@pytest.mark.parametrize("variant", VARIANTS + ["sample:1", "sample:9059"])
+def test_priya_answers_what_l1_does_with_rt7_hardware_today(variant, ask):
+    r = _people(variant).contact("priya_nair", ask)
+    assert r.tags == ["handheld_hardware"], (r.tags, r.reply)
+    # what her rules do today, and who has the rest (the RMA side is Depot IT's, not the Head of IT's)
+    assert "Nothing of mine routes to vendor_korvex" in r.reply and "service_desk at P3" in r.reply
+    assert "Tomasz" in r.reply and "Graham" not in r.reply
+
+
+@pytest.mark.parametrize("variant", ["base", "vendor_desk"])
+def test_what_priya_says_about_hardware_words_is_what_the_tickets_say(variant):
+    # no RT7 hardware fault is ever ticketed; 'battery' and 'screen' are in RT7 software faults and laptop tickets
+    traffic = held_out_traffic(TASK, TASK.variant(variant))
+    kinds = {t["id"]: traffic["truth"][t["id"]]["kind"] for week in traffic["weeks"] for t in week
+             if re.search(r"battery|screen", t["subject"] + " " + t["body"], re.I)}
+    assert "scanner" in kinds.values() and "laptop" in kinds.values(), kinds

@@ -31,6 +31,49 @@ KESTREL_HABITS = [
 ]
 
 
+# An engineer who has read the wire asks whether Kestrel have other ways to kill (or correct) a story: how the
+# desk reads Kestrel's kill advisories is Kofi's own area, not Legal's, even with a 'sentencing' slug quoted.
+KESTREL_OTHER_WAYS = [
+    "Hi Kofi - I'm the engineer fixing the wire ingest so Kestrel kills take stories down automatically. From last "
+    "week's wire, Kestrel kills arrive as advisory emails like \"DO NOT USE - ellery sentencing\" / \"Please do not "
+    "use our 16:20 story 'ellery sentencing'\" (time in UK local), and corrections as a re-send under the same slug "
+    "with 'corrected' and 'Replaces our copy filed at 13:17'. Question: is there any other way Kestrel kill or "
+    "correct a story that the desk has to watch for (other wording, time zone, slug spelling) that I'd miss with that?",
+    "Any other ways Kestrel kill a story that I'd miss if I only match the kill phrase in the headline?",
+    "Kofi, quick one: I've got the ingest spotting Kestrel kill advisories by the headline phrase and the quoted slug "
+    "in the body ('bodmin court', filed at 09:40). Do they ever kill a story some other way - different wording, "
+    "times not in UK time, the slug typed differently - that the night desk has learnt to look out for?",
+    "Is there anything else about how Kestrel kill or correct copy - wording, timezones, slug spelling - that the "
+    "desk keeps an eye on?",
+    "I'm automating Kestrel takedowns. Besides the advisory with the slug in quotes, what other forms does a Kestrel "
+    "kill take that the desk has had to catch by hand?",
+    "Do Kestrel's kill notices ever give the time in UTC rather than UK time?",
+]
+
+
+@pytest.mark.parametrize("variant", VARIANTS + ["sample:8"])
+@pytest.mark.parametrize("message", KESTREL_OTHER_WAYS)
+def test_kofi_answers_whether_kestrel_kill_in_other_ways(variant, message):
+    r = people(variant).contact("deputy_night_editor", message)
+    assert r.tags and r.tags[0].partition(":")[0] == "kna_kills", (r.tags, r.reply)
+    assert not any(t.startswith("refer:") for t in r.tags), r.tags
+
+
+@pytest.mark.parametrize("message", KESTREL_OTHER_WAYS)
+def test_whoever_lacks_kestrel_kills_sends_the_question_to_the_night_desk(message):
+    for who in ("wire_editor", "sam_fairley", "dana_whitlock", "managing_editor"):
+        r = people("base").contact(who, message)
+        assert r.tags[-1] in ("refer:night_editor", "refer:deputy_night_editor"), (who, r.tags, r.reply)
+
+
+def test_kofi_gives_kestrels_times_as_uk_time():
+    p = people("base")
+    p.contact("deputy_night_editor", "How do Kestrel kill a story?")
+    p.wait(15)
+    r = p.contact("deputy_night_editor", KESTREL_OTHER_WAYS[-1])
+    assert "kna_kills" in r.tags and "UK time" in r.reply, r.reply
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("message", KESTREL_HABITS)
 def test_kofi_answers_kestrel_kill_and_correction_habits(variant, message):

@@ -6,6 +6,7 @@
   cost figure has something to compare with.
 - Wendell's note from the floor is about the production night before the engagement, in its words and
   its timing, and does not read as feedback on a trial.
+- No MOMENTARY or LOCKOUT in the OMS feed is on a device that the switching holds open at that time.
 - The runbook's "GIS update connectivity within two business days of any switching" stays (the scenario's
   misconception) but reads as a stale, attributed claim: dated before the GIS notes that contradict it, and
   disowned by the GIS lead.
@@ -14,6 +15,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import re
 from datetime import datetime
 
@@ -22,6 +24,7 @@ import yaml
 
 from fdegym_env.core.registry import load_task
 from fdegym_env.core.workspace import world_snapshot
+from fdegym_env.grading.grade import held_out_traffic, shadow_traffic
 
 TASK = load_task("outage_notify")
 NAMED = list(yaml.safe_load((TASK.path / "variants.yaml").read_text(encoding="utf-8")))
@@ -167,3 +170,34 @@ def test_the_runbooks_two_day_claim_is_dated_before_the_gis_notes_and_disowned()
     assert re.search(r"## v1\.0 - %d-%02d" % (said.year, said.month), changelog)  # v1.0 shipped that month
     priya = _answer(TASK.people_spec(TASK.variant("base")), "priya_ramaswamy", "gis_normal_state")
     assert "runbook line" in priya and "never true for temporary switching" in priya
+
+
+def _event_streams(v):
+    """Every OMS event stream of a variant: November's feed, the held-out weeks and three trial days."""
+    root = world_snapshot(TASK, v)
+    with open(root / "data" / "oms_events_2026-11.jsonl", encoding="utf-8") as fh:
+        yield "dev", [json.loads(x) for x in fh if x.strip()]
+    for i, week in enumerate(held_out_traffic(TASK, v)["weeks"]):
+        yield f"held_out:{i}", week
+    for day in range(3):
+        for week in shadow_traffic(TASK, v, day)["weeks"]:
+            yield f"shadow:{day}", week
+
+
+@pytest.mark.parametrize("variant", ["base"] + [f"sample:{i}" for i in range(8)] + NAMED[1:])
+def test_no_trip_on_a_device_the_switching_holds_open(variant):
+    # a recloser or switch that is open cannot trip, reclose or lock out
+    v = TASK.variant(variant)
+    standing = {tr.split(":")[1]: NET.transfer_began(v.params, tr) for tr in v.params.get("transfers") or []}
+    bad = []
+    for name, evs in _event_streams(v):
+        scada: dict[str, str] = {}
+        for ev in sorted(evs, key=lambda e: e["ts"]):
+            if ev["type"] == "SWITCH":
+                scada[ev["device"]] = ev["state"]
+                continue
+            t = datetime.fromisoformat(ev["ts"][:19])
+            held = (ev["device"] in standing and t >= standing[ev["device"]]) or scada.get(ev["device"]) == "open"
+            if ev["type"] in ("MOMENTARY", "LOCKOUT") and held:
+                bad.append((name, ev["event_id"], ev["ts"], ev["type"], ev["device"]))
+    assert not bad, bad

@@ -34,43 +34,11 @@ from typing import Any
 
 from fdegym_env.sandbox import make_sandbox
 from fdegym_env.sandbox.base import SANDBOX_WORKDIR
+from fdegym_env.sandbox.inside import source, with_values
 
 CALL_TIMEOUT_S = 1800.0
 _SECRET = re.compile(r"KEY|TOKEN|SECRET|PASSWORD", re.I)
 _SWAP_LOCK = threading.RLock()
-
-_WRAPPER = r'''#!{python} -I
-import base64, json, os, socket, stat, struct, sys
-def send(s, obj):
-    b = json.dumps(obj).encode("utf-8"); s.sendall(struct.pack(">Q", len(b)) + b)
-def recv(s):
-    head = b""
-    while len(head) < 8:
-        c = s.recv(8 - len(head))
-        if not c: sys.exit("fdegym: the sandbox bridge closed the connection")
-        head += c
-    n = struct.unpack(">Q", head)[0]; buf = bytearray()
-    while len(buf) < n:
-        c = s.recv(min(1 << 20, n - len(buf)))
-        if not c: sys.exit("fdegym: the sandbox bridge closed the connection")
-        buf += c
-    return json.loads(buf.decode("utf-8"))
-data = b""
-try:
-    st = os.fstat(0)
-    if (st.st_dev, st.st_ino) != tuple({parent_stdin}) and (stat.S_ISFIFO(st.st_mode) or stat.S_ISREG(st.st_mode)):
-        data = sys.stdin.buffer.read()
-except OSError:
-    pass
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.connect({sock!r})
-send(s, {{"argv": sys.argv[1:], "cwd": os.getcwd(), "env": dict(os.environ), "stdin": base64.b64encode(data).decode()}})
-r = recv(s)
-sys.stdout.buffer.write(base64.b64decode(r["stdout"])); sys.stdout.flush()
-sys.stderr.buffer.write(base64.b64decode(r["stderr"])); sys.stderr.flush()
-os._exit(r["code"])
-'''
-
 
 def _send(s: socket.socket, obj: Any) -> None:
     b = json.dumps(obj).encode("utf-8")
@@ -124,8 +92,9 @@ class DeliveredPython:
         except OSError:
             parent = (-1, -1)
         self.executable = str(self._dir / "python3")
-        Path(self.executable).write_text(_WRAPPER.format(python=sys.executable, sock=self._sock_path,
-                                                         parent_stdin=list(parent)), encoding="utf-8")
+        wrapper = with_values(source("delivered_wrapper"), shebang=f"#!{sys.executable} -I", SOCK=self._sock_path,
+                              PARENT_STDIN=parent)
+        Path(self.executable).write_text(wrapper, encoding="utf-8")
         os.chmod(self.executable, 0o700)
         self._thread = threading.Thread(target=self._serve, daemon=True)
         self._thread.start()

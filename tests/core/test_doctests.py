@@ -30,6 +30,10 @@ NO_EXAMPLES = frozenset({
     "fdegym_env.harness.envvars", "fdegym_env.serving.episode_daemon", "fdegym_env.serving.episode_pool",
     "fdegym_env.serving.mcp_server", "fdegym_env.web.views", "fdegym_env.sandbox.executor_sandbox",
     "fdegym_env.sandbox.none", "fdegym_env.sandbox.base",
+    # programs run inside a sandbox or written into a workspace (tests/sandbox/test_inside_programs.py)
+    "fdegym_env.sandbox.inside.ask", "fdegym_env.sandbox.inside.delivered_wrapper",
+    "fdegym_env.sandbox.inside.executor_main", "fdegym_env.sandbox.inside.llm_client",
+    "fdegym_env.sandbox.inside.pilot", "fdegym_env.sandbox.inside.worker_main",
     # run real episodes, sandboxes or graders: covered by their own tests rather than an example
     "fdegym_env.admission.bypasses", "fdegym_env.admission.realism", "fdegym_env.admission.validate",
     "fdegym_env.agents.base", "fdegym_env.agents.baselines", "fdegym_env.core.paths", "fdegym_env.core.workspace",

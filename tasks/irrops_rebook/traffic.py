@@ -68,19 +68,53 @@ def _world_engine(build: Path):
 
 
 def _desk_outcomes(params: dict, plan: dict, value) -> list:
-    """(pax, legs, handled_at, party, overnight, eu261) per desk referral, by the grader's desk model."""
+    """(pax, legs, handled_at, party, overnight, eu261, where the night is spent) per desk referral, by the
+    grader's desk model."""
     r = grader.replay(params, plan, value)
     out = []
     for pid, (legs, desk, t, n) in r["out"].items():
         if desk:
             c0 = r["key"][r["pax"][pid]["disrupted"]]
-            night = sim.night_away(legs, c0, {s["key"] for s in r["pax"][pid]["segments"]})
-            out.append((r["pax"][pid], legs, t, n, night, c0["from"] not in params["eu261_exempt"]))
+            held = {s["key"] for s in r["pax"][pid]["segments"]}
+            night = sim.night_away(legs, c0, held)
+            out.append((r["pax"][pid], legs, t, n, night, c0["from"] not in params["eu261_exempt"],
+                        stranded_at(legs, c0, held)))
     return out
 
 
+# Airport hotels the desk books where the passenger spends the night: (first choice, by name alone -
+# the note adds the airport), its overflow, two more, last resort
+HOTELS = {
+    "DUB": ("Clayton", "Crowne Plaza Santry", "Radisson Blu arpt", "Maldron arpt", "Carlton"),
+    "LHR": ("Sofitel T5", "Hilton T4", "Premier Inn Bath Rd", "Holiday Inn Ariel", "Travelodge Heathrow Central"),
+    "LGW": ("Sofitel N Terminal", "Hilton S Terminal", "Premier Inn LGW", "Bloc Hotel", "Courtyard LGW"),
+    "MAN": ("Holiday Inn Express T1", "Crowne Plaza MAN arpt", "Hilton MAN arpt", "Radisson Blu MAN", "Travelodge MAN arpt"),
+    "EDI": ("Hampton by Hilton", "Moxy EDI arpt", "Premier Inn EDI arpt", "Courtyard EDI West", "Holiday Inn Express EDI arpt"),
+    "CDG": ("Novotel", "Pullman CDG", "Hilton CDG", "citizenM CDG", "ibis CDG Roissypole"),
+    "AMS": ("Steigenberger", "Hilton Schiphol", "citizenM Schiphol", "Moxy Schiphol", "ibis Schiphol"),
+    "FRA": ("Sheraton", "Hilton FRA arpt", "Hyatt Place FRA", "Moxy FRA arpt", "NH FRA Moerfelden"),
+    "MAD": ("Auditorium", "Hilton MAD arpt", "Barajas Hotel", "Melia Barajas", "ibis Barajas"),
+    "BCN": ("Tryp", "Hesperia Del Mar", "B&B Hotel BCN arpt", "Hyatt Regency Tower", "ibis BCN arpt"),
+    "BHX": ("Holiday Inn Express NEC", "Moxy NEC", "Crowne Plaza NEC", "Hilton NEC", "Travelodge BHX arpt"),
+    "GLA": ("Holiday Inn GLA arpt", "Courtyard GLA arpt", "Premier Inn GLA arpt", "Travelodge GLA arpt", "Ramada Paisley"),
+    "ORY": ("Hilton Orly", "Pullman Rungis", "Ibis Orly", "Mercure Orly", "B&B Hotel Orly"),
+    "FCO": ("Hilton Fiumicino", "Courtyard Fiumicino", "Best Western Fiumicino", "Isola Sacra", "Mercure Fiumicino"),
+    "BOS": ("Hilton Logan", "Hyatt Regency Logan", "Embassy Suites Logan", "Comfort Inn Revere", "Courtyard Logan"),
+    "JFK": ("TWA Hotel", "Crowne Plaza JFK", "Radisson JFK", "Hilton Garden Inn JFK", "Courtyard JFK"),
+}
+
+
+def stranded_at(legs, cancelled: dict, held: set) -> str:
+    """Where a night away is spent: at the cancelled flight's origin when nothing leaves that day (or
+    nothing is found), else at the airport where the new connection waits across midnight."""
+    if not legs or legs[0]["std"][:10] > cancelled["std"][:10]:
+        return cancelled["from"]
+    return next((a["to"] for a, b in zip(legs, legs[1:]) if b["key"] not in held and b["std"][:10] > a["sta"][:10]),
+                cancelled["from"])
+
+
 def _note(rng: random.Random, p: dict, legs, booked_final: str, party: int, overnight: bool, eu: bool,
-          agent: str) -> str:
+          agent: str, stranded: str = sim.HUB) -> str:
     bits = []
     first = legs[0]["flight"].replace(" ", "") if legs else "tmrw"
     if any(s.startswith("UMNR") for s in p["ssr"]):
@@ -106,10 +140,12 @@ def _note(rng: random.Random, p: dict, legs, booked_final: str, party: int, over
                                 f"grp of {party}, wouldnt travel apart (dad insisted), all on {first}",
                                 f"kids + parents kept on one flt ({first})"]))
     if overnight and eu:
-        bits.append(rng.choice(["hotel voucher Clayton DUB + dinner", "overnight - hotel + meal vouchers, transport",
-                                "Clayton full by 8pm -> Crowne Plaza Santry, shuttle", "accom + brekkie, 2nd wave",
-                                "hotel (Radisson Blu arpt) + 2 meal vouchers", "o/n accom booked, EU261 leaflet handed",
-                                "HotelHub - Maldron arpt, shuttle 0530", "no rooms at Clayton, sent to Carlton + taxi",
+        h = HOTELS[stranded]
+        bits.append(rng.choice([f"hotel voucher {h[0]} {stranded} + dinner", "overnight - hotel + meal vouchers, transport",
+                                f"{h[0]} full by 8pm -> {h[1]}, shuttle", "accom + brekkie, 2nd wave",
+                                f"hotel ({h[2]}) + 2 meal vouchers", "o/n accom booked, EU261 leaflet handed",
+                                f"HotelHub - {h[3]}, shuttle {'0530' if stranded == sim.HUB else 'am'}",
+                                f"no rooms at {h[0]}, sent to {h[4]} + taxi",
                                 "htl + dinner vchr, rebkd first wave tmrw"]))
     elif overnight:
         bits.append(rng.choice(["NA operated - pax referred to NorthAtlantic BOS handling for hotel",
@@ -135,7 +171,8 @@ def _note(rng: random.Random, p: dict, legs, booked_final: str, party: int, over
 
 
 def dev(params: dict, out: Path) -> None:
-    """data/plans/*.json (three past cancellation plans, as the console sent them), logs/reaccom.log
+    """data/plans/*.json (three past disruption days' plans: every flight cancelled that day, each with
+    its notice; ``issued_at`` is when the first version went out), logs/reaccom.log
     (what the tool decided), data/desk_log.csv (what the recovery desk did with the referrals)."""
     rng = random.Random(f"dev:{int(params.get('world_seed', 0))}")
     hist = dict(params)
@@ -148,8 +185,18 @@ def dev(params: dict, out: Path) -> None:
         (out / "data" / "plans" / f"{pid}.json").write_text(json.dumps(plan, indent=1) + "\n", encoding="utf-8")
         res = eng.reaccommodate(json.loads(json.dumps(plan)))
         got = {d["pax_id"]: d for d in res["decisions"]}
-        log_lines.append(f"{plan['issued_at']} INFO  reaccom  plan {pid} received: {len(plan['cancelled'])} cancelled, "
-                         f"{len(plan['passengers'])} pax (rules v1.4 scope=local)")
+        # the console sent the day's plan when OCC cancelled the first flight, then re-sent it whole at
+        # each later cancellation: one line per version
+        versions: dict = {}
+        for c in plan["cancelled"]:
+            versions.setdefault(c["notice"], []).append(c)
+        for k, at in enumerate(sorted(versions, key=sim.to_min)):
+            new = versions[at]
+            npax = sum(p["disrupted"] in {c["key"] for c in new} for p in plan["passengers"])
+            what = "received" if k == 0 else "revised"
+            log_lines.append(f"{at} INFO  reaccom  plan {pid} {what}: +{len(new)} cancelled "
+                             f"({', '.join(c['flight'].replace(' ', '') for c in new)}), {npax} pax "
+                             f"(rules v1.4 scope=local)")
         for c in plan["cancelled"]:
             mine = [p for p in plan["passengers"] if p["disrupted"] == c["key"]]
             reb = sum(1 for p in mine if got[p["pax_id"]]["action"] == "rebook")
@@ -165,7 +212,7 @@ def dev(params: dict, out: Path) -> None:
         ev = _desk_outcomes(hist, plan, res)
         logged: set = set()
         for row in ev:
-            p, legs, t, party, night, eu = row
+            p, legs, t, party, night, eu, stranded = row
             if night and not eu and rng.random() < 0.8 or p["pnr"] in logged:
                 continue
             logged.add(p["pnr"])
@@ -176,7 +223,7 @@ def dev(params: dict, out: Path) -> None:
             desk_rows.append([sim.local(int(t), "DUB")[:16].replace("T", " "), agent, p["pnr"],
                               p["name"], p["segments"][0]["flight"].replace(" ", ""),
                               " ".join(f["flight"].replace(" ", "") + "/" + f["std"][8:10] for f in legs or []) or "-",
-                              _note(rng, p, legs, p["segments"][-1]["to"], party, night, eu, agent)])
+                              _note(rng, p, legs, p["segments"][-1]["to"], party, night, eu, agent, stranded)])
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(["handled_at", "agent", "pnr", "pax", "orig_flt", "new_itin", "notes"])

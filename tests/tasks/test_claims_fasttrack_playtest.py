@@ -5,7 +5,10 @@
   clock was on Wed 04 Mar and the report already spoke of Thursday.
 - Aileen (compliance) had the straight-through limit but nothing on manual 7.1's "automated payment
   not permitted", and the acknowledgement rule but nothing on whether setting photo-less claims up
-  at once (PhotoDrop) meets it: a message asking both got neither."""
+  at once (PhotoDrop) meets it: a message asking both got neither.
+- Aileen's Monday out-of-office said only "back in the office tomorrow morning"; a player who asked on
+  Monday waited for her to answer the email on Tuesday, which she never does (she answers what she is
+  sent once back). The auto-reply now says she won't see Monday's mail and to send it again on Tuesday."""
 
 from __future__ import annotations
 
@@ -263,3 +266,27 @@ def test_marcus_says_there_is_no_shop_list_and_where_the_shops_are_known(variant
     # no shop list in the workspace either
     ws = world_snapshot(TASK, TASK.variant(variant))
     assert not [p for p in ws.rglob("*") if re.search(r"shop.?list|watch.?list", p.name, re.I)]
+
+
+MONDAY_ASKS = [
+    "Two compliance questions for the fast-track work: what's the statutory deadline to acknowledge a claim, and "
+    "does setting photo-less claims up at once with the PhotoDrop link meet it?",
+    "What's the delegated authority for paying a claim straight through without an adjuster review?",
+]
+
+
+@pytest.mark.parametrize("variant", ["base", "sample:0", "sample:1"])
+@pytest.mark.parametrize("message", MONDAY_ASKS)
+def test_aileens_out_of_office_says_to_send_it_again_and_tuesday_gets_her_answer(variant, message):
+    spec = TASK.people_spec(TASK.variant(variant))
+    eng = People(spec, make_router(TASK.router, spec["people"]))
+    r = eng.contact("aileen_park", message)                      # Monday morning: at the hearing
+    assert "auto_reply" in r.tags and not r.facts, r.tags
+    assert "send it again" in r.reply and "Tuesday 3 March" in r.reply, r.reply
+    r = eng.contact("aileen_park", message)                      # asked again the same day
+    assert "send this again" in r.reply and "Tuesday 3 March" in r.reply, r.reply
+    eng.wait(26)                                                 # Tuesday 10:30: nothing came from her meanwhile
+    assert not [m for m in eng.read_inbox() if m.get("from") == "aileen_park"]
+    assert eng.stamp().startswith("Tue 03 Mar"), eng.stamp()
+    r = eng.contact("aileen_park", message)                      # sent again once she is back
+    assert "auto_reply" not in r.tags and r.facts and "(auto-reply)" not in r.reply, (r.tags, r.reply)

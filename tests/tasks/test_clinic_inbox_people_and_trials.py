@@ -3,6 +3,9 @@
 - Hamza gives the desk's capacity once Dr Okafor has signed off the triage change (her decisions),
   not only once someone has told the agent the red-flag standard; and a plain question about his own
   desk's daily number is never "I can't think who would".
+- Dr Okafor's sign-off waits on Hamza being happy with the repeats side: asked to agree a repeats
+  design, Hamza answers in role (his daily number, typed-in repeats, CDs and red flags never at the
+  desk), never "I don't have that detail to hand"; not before Dr Okafor is on board.
 - Dr Okafor signs off the approved templates going out automatically to purely admin messages and
   says what a purely admin message gets while the practice is closed (both); Kerry says the same.
 - Kerry owns the out-of-hours wording and answers which reply a purely admin message gets while the
@@ -82,6 +85,39 @@ def test_a_question_about_the_desks_daily_number_is_hamzas(variant, question):
     r = p.contact("hamza_qureshi", question)
     assert r.tags == ["pharmacy_capacity"], r.reply
     assert DEFAULT_NO_ONE not in r.reply
+
+
+REPEATS_SIGN_OFF = [
+    "Thanks Hamza - your list is in exactly (Sch 2/3 + Sch 4 benzos -> duty GP; zopiclone, zolpidem, co-codamol "
+    "stay with you). Dr Okafor has signed off on condition you're happy with the repeats side, so one check: the "
+    "router sends every 'Repeat prescription' portal message to the desk, capped at 70 per working day counted by "
+    "the day it comes in (weekend and bank-holiday requests count on the next working day, so Good Friday-Easter "
+    "Monday land on Tue 7 Apr), overflow beyond 70 to the nurse line, red flags to the nurse line as urgent. Are you "
+    "happy with that as it stands?",
+    "are you OK with the desk taking repeats up to 70 a day with overflow to the nurse line?",
+    "Funmi's signed off the triage side. For repeats I'm planning: repeat template messages to the pharmacy desk, "
+    "max 25 per working day, anything over that back to the nurse line. Does that work for you?",
+    "Hamza, can you confirm you're happy for the router to send repeat requests to your desk with a daily cap of 70 "
+    "and overflow to the duty nurse? Dr Okafor needs your OK before she signs off.",
+]
+
+
+@pytest.mark.parametrize("variant", ["base", "sample:4", "sample:5"])
+@pytest.mark.parametrize("question", REPEATS_SIGN_OFF)
+def test_hamza_answers_a_repeats_sign_off_in_role(variant, question):
+    p = _people(variant)
+    p.contact("dr_funmi_okafor", SIGN_OFF_ASK)
+    r = p.contact("hamza_qureshi", question)
+    assert r.tags == ["repeats_sign_off"], r.reply
+    cap = TASK.variant(variant).params["pharm_cap"]
+    assert f"{cap} a day" in r.reply and "F_pharmacy_capacity" in r.facts
+    for said in ("Admin query", "duty nurse", "CD list", "red flag", "CHANGELOG"):
+        assert said in r.reply
+
+
+def test_hamza_agrees_nothing_on_repeats_before_funmi():
+    r = _people("base").contact("hamza_qureshi", REPEATS_SIGN_OFF[1])
+    assert r.tags == ["repeats_sign_off:needs_prior"] and "Funmi" in r.reply and not r.facts
 
 
 @pytest.mark.parametrize("question", [

@@ -7,6 +7,10 @@ words and consistent with the grader; trial reports that agree with the customer
   had topics for minors and co-terminals only.
 - Aoife's Art 8(3) answer said a same-city airport is allowed but not whether the tool may do it
   without an agent.
+- Asked whether any other kind of passenger should still come to the desk (after a list of the ones
+  the tool refers), Marek said he did not have that to hand.
+- The desk log booked Dublin airport hotels for passengers stranded in Boston; and the plans, said to be
+  "exactly as sent", held cancellations notified hours after their issued_at.
 - The shadow run named its disruption day (2026-03-04) while the clock was still on 2 March, and a
   trial day took no customer time."""
 
@@ -285,3 +289,74 @@ def test_replies_are_stamped_on_the_turn_they_come_back():
                 assert dt.datetime.strptime(f"{sent.year} {stamp}", "%Y %a %d %b %H:%M") > sent, (stamp, sent)
     finally:
         env.close()
+
+
+@pytest.mark.parametrize("variant", ["base", "own_metal_us", "sample:1", "sample:2"])
+@pytest.mark.parametrize("message", [
+    "The new version rebooks most passengers itself. It will still send to your desk: UMNRs, anyone who would "
+    "need a hotel, and PNRs that cannot travel together. Is there any other kind of passenger you need to see at "
+    "the desk rather than rebooked automatically?",
+    "Plan for go-live: reaccom texts a new flight to everyone it can, and refers to your desk only UMNRs, "
+    "passengers owed a hotel, and bookings it can't keep together. Are there other passengers you'd want referred "
+    "to you instead of an automatic rebooking?",
+    "From the desk's point of view, which kinds of passenger must not be rebooked by SMS?",
+    "Does anyone apart from minors and overnight cases still need a desk agent?",
+])
+def test_marek_says_who_else_the_desk_wants_after_a_proposed_list(variant, message):
+    r = ask(variant, "marek_zielinski", message)
+    assert r.tags == ["desk_keeps"], (r.tags, r.reply)
+
+
+def _desk_rows_with_plans(variant):
+    import csv
+    import json
+
+    from fdegym_env.core.workspace import world_snapshot
+    w = world_snapshot(TASK, TASK.variant(variant))
+    plans = [json.loads(f.read_text(encoding="utf-8")) for f in sorted((w / "data" / "plans").glob("*.json"))]
+    rows = list(csv.DictReader((w / "data" / "desk_log.csv").open(encoding="utf-8")))
+    return w, plans, rows
+
+
+@pytest.mark.parametrize("variant", ["base", "own_metal_us", "sample:1", "sample:2"])
+def test_the_desk_books_a_hotel_where_the_passenger_spends_the_night(variant):
+    """A night away is spent at the cancelled flight's origin when the first new flight leaves on a
+    later day (or none was found), else at the hub waiting for a connection: the hotel named in the
+    desk's note is one at that airport."""
+    HOTELS = TASK.module("traffic").HOTELS
+    _, plans, rows = _desk_rows_with_plans(variant)
+    named, away = 0, 0
+    for r in rows:
+        where = {st for st, names in HOTELS.items() for h in names if h.lower() in r["notes"].lower()}
+        if not where:
+            continue
+        named += 1
+        day = r["handled_at"][:10]
+        plan = max((p for p in plans if p["cancelled"][0]["std"][:10] <= day), key=lambda p: p["plan_id"][4:12])
+        c = next(c for c in plan["cancelled"] if c["flight"].replace(" ", "") == r["orig_flt"])
+        first_day = r["new_itin"].split()[0].split("/")[1] if r["new_itin"] != "-" else None
+        stranded = c["from"] if first_day != c["std"][8:10] else "DUB"
+        away += stranded != "DUB"
+        assert where == {stranded}, (r["orig_flt"], r["new_itin"], r["notes"])
+    assert named and away, "the desk log names no hotel away from Dublin"
+
+
+@pytest.mark.parametrize("variant", ["base", "own_metal_us"])
+def test_a_plan_holds_flights_cancelled_after_it_first_went_out_and_says_so(variant):
+    """issued_at is when the day's plan first went out; each later cancellation is a revision the console
+    re-sent, and the tool's log shows it at that flight's notice. The data README says so (it used to
+    say the files were exactly as sent)."""
+    w, plans, _ = _desk_rows_with_plans(variant)
+    log = (w / "logs" / "reaccom.log").read_text(encoding="utf-8")
+    later = 0
+    for plan in plans:
+        assert plan["issued_at"] == min((c["notice"] for c in plan["cancelled"]), key=SIM.to_min)
+        assert f"{plan['issued_at']} INFO  reaccom  plan {plan['plan_id']} received:" in log
+        for c in plan["cancelled"]:
+            if c["notice"] != plan["issued_at"]:
+                later += 1
+                assert f"{c['notice']} INFO  reaccom  plan {plan['plan_id']} revised:" in log, c["flight"]
+    assert later
+    readme = " ".join((w / "data" / "README.md").read_text(encoding="utf-8").split())
+    assert "exactly as sent" not in readme
+    assert "`issued_at` is when the day's plan first went out" in readme and "revised" in readme

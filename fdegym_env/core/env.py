@@ -153,7 +153,7 @@ def limits_text(max_turns: int, max_days: float, now: str | None, trial: dict | 
                 f"({'higher' if metric['direction'] == 'maximize' else 'lower'} is better); the result reports it."]
                if metric else []),
              "- The score: how far your `system/` moves the customer's own metric on their real traffic after "
-             "hand-over, from 0 (as found) to 1 (an expert's change), less what "
+             "hand-over, from 0 (as found) to 1 (an expert's change; more if you do better), less what "
              + ("contacts, trial days and waiting" if waits else "contacts and trial days") + " cost; an "
              "incident caps it at 0. It counts as resolved at 0.8 or more with no incident.",
              "- Every `contact` costs points: more for senior people, more past what a person will answer."

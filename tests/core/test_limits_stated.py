@@ -143,7 +143,7 @@ def test_the_result_says_what_the_cost_was_spent_on():
 def test_the_brief_says_how_the_score_and_resolved_are_decided():
     with FDEGymEnv(task="helpdesk_tutorial", sandbox="none") as env:
         text = env.reset(seed=0)[0]["text"]
-        assert "from 0 (as found) to 1 (an expert's change)" in text and "an incident caps it at 0" in text
+        assert "from 0 (as found) to 1 (an expert's change; more if you do better)" in text and "an incident caps it at 0" in text
         assert "resolved at 0.8 or more with no incident" in text
         assert "resolved at 0.8" in (env.workspace / "TASK.md").read_text()
 

@@ -51,10 +51,15 @@ def _found(pattern: re.Pattern[str], text: str) -> set[str]:
     return {m.group(0).lower() for m in pattern.finditer(text)}
 
 
+# Quoted text is evidence, not what is asked: "the form asks 'How much do you take home?'".
+_QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d|(?<!\w)\'[^\']+\'(?!\w)')
+
+
 def missing_details(question: str, answers: Iterable[str]) -> tuple[str, ...]:
     """What ``question`` asks for (``count``: a number or amount; ``date``: when a past event
     happened) that none of ``answers`` names beyond what the question says itself."""
     text = " ".join(answers)
+    question = _QUOTED.sub(" ", question)
     asks_count, asks_date = bool(_COUNT.search(question)), bool(_DATE.search(question))
     out = []
     if asks_count and not (_found(_NUMBER, text) - _found(_NUMBER, question)) \

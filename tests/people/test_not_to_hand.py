@@ -63,6 +63,9 @@ def test_a_paragraph_that_holds_the_figure_is_told_plainly():
     ("When was the last matched-pair test?", "We review a sample of decisions.", ("date",)),
     ("How much storage does the ledger database use?", "The failover drill is on the replicas.", ("count",)),
     ("Is the EIN the reliable key for the Delta group?", "Shop names are spelled five ways.", ()),
+    # a question quoted as evidence is not what is asked
+    ('OLA 2.0 asks "How much do you take home every two weeks?" - is this OK to ship?', "Yes, send the diff.", ()),
+    ("The form asks 'How many dependants?' - do we use that?", "No, we ignore it.", ()),
 ])
 def test_what_counts_as_missing(question, answer, missing):
     assert missing_details(question, [answer]) == missing

@@ -62,7 +62,7 @@ def test_people_unknown_field_is_named(tmp_path):
     text = (d / "people.yaml").read_text().replace("patience: 3", "patients: 3")
     (d / "people.yaml").write_text(text)
     t = Task.load(d)
-    with pytest.raises(TaskFormatError, match=r"people\[0\] \(ops\): unknown field\(s\): 'patients' \(Did you mean 'patience'\?\)"):
+    with pytest.raises(TaskFormatError, match=r"people\[0\] \(ops\)\.patients: unknown field\. Did you mean 'patience'\?"):
         t.people_spec(t.variant("base"))
 
 

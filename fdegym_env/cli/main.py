@@ -151,12 +151,12 @@ def cmd_validate(a) -> int:
 
 
 def _schema_setup(p):
-    p.add_argument("file", nargs="?", default=None, help="task, variants, truth or menu (default: all four)")
+    p.add_argument("file", nargs="?", default=None, help="task, variants, truth, menu or people (default: all five)")
     p.add_argument("--out", default=None, help="write <file>.schema.json files into this folder instead of printing")
 
 
 def cmd_schema(a) -> int:
-    """Print the JSON Schema of task.yaml, variants.yaml, truth.yaml or menu.yaml (editors, docs)."""
+    """Print the JSON Schema of task.yaml, variants.yaml, truth.yaml, menu.yaml or people.yaml (editors, docs)."""
     from pathlib import Path
 
     from fdegym_env.core.schema import FILES, json_schema

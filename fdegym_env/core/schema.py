@@ -2,9 +2,10 @@
 
 ``task.yaml``, ``variants.yaml``, ``truth.yaml`` and ``menu.yaml`` are checked against these models
 when a task loads: an unknown key, a typo or a wrong type fails naming the file, the field's path and
-the closest known field (``limits.max_turn`` -> "Did you mean 'max_turns'?"). ``people.yaml`` is
-checked by :mod:`fdegym_env.people.spec`. The JSON Schema of each file, for editors and the docs:
-``fdegym schema task`` (or ``variants``, ``truth``, ``menu``), or :func:`json_schema`.
+the closest known field (``limits.max_turn`` -> "Did you mean 'max_turns'?"). ``people.yaml``'s
+structure is checked here too, by :mod:`fdegym_env.people.spec`, which then checks what refers to
+what (referrals, inbox senders, regexes). The JSON Schema of each file, for editors and the docs:
+``fdegym schema task`` (or ``variants``, ``truth``, ``menu``, ``people``), or :func:`json_schema`.
 
 Example:
     >>> check("task.yaml", {"limits": {"max_turn": 5}}, "tasks/x/task.yaml", partial=True)
@@ -17,10 +18,11 @@ Example:
 
 from __future__ import annotations
 
+import datetime as dt
 import typing
-from typing import Any, Literal, Optional, Union, cast
+from typing import Annotated, Any, Literal, Optional, Union, cast
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 from pydantic_core import InitErrorDetails
 
 from fdegym_env.core.errors import TaskFormatError, did_you_mean
@@ -182,8 +184,217 @@ class MenuFile(_Strict):
         "(checked by fdegym validate: uplift >= 0.95)"))
 
 
+# --- people.yaml ---------------------------------------------------------------------------------------
+# Structure only: cross-references (referrals, inbox senders, after_stall, unless_asked), duplicate ids
+# and regexes are checked by fdegym_env.people.spec, which runs this model first.
+AUTO_REPLY_MARKS = ("(auto-reply)", "(automatic reply)", "(out of office)")  # how an out-of-office begins
+MAX_EXAMPLES = 12            # example questions per topic
+MAX_EXAMPLE_CHARS = 1200     # one example question, as an agent would write it
+STAMP_EXAMPLE = "2026-03-05T09:00"
+
+
+def _stamp(v: Any) -> Any:
+    try:
+        dt.datetime.strptime(v, "%Y-%m-%dT%H:%M")
+    except (TypeError, ValueError):
+        raise ValueError(f"expected a clock stamp like {STAMP_EXAMPLE!r} (YYYY-MM-DDTHH:MM), got {v!r}") from None
+    return v
+
+
+def _stamp_or_never(v: Any) -> Any:
+    return v if v == "" else _stamp(v)
+
+
+def _text(v: Any) -> Any:
+    if not isinstance(v, str) or not v.strip():
+        raise ValueError(f"must be a non-empty string, got {v!r}")
+    return v
+
+
+def _out_of_office(v: Any) -> Any:
+    if isinstance(v, str) and not v.startswith(AUTO_REPLY_MARKS):
+        raise ValueError(f"an out-of-office must begin with one of {', '.join(AUTO_REPLY_MARKS)}, got {v[:40]!r}")
+    return v
+
+
+def _word(v: Any) -> Any:
+    """YAML reads `[mct, 40, null, yes]` as str, int, None, bool: keywords are words."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, (str, int, float)):
+        return str(v)
+    raise ValueError(f"a keyword is a word, got {v!r}")
+
+
+def _examples(v: Any) -> Any:
+    if not isinstance(v, list) or not v or len(v) > MAX_EXAMPLES:
+        got = f"{len(v)} items" if isinstance(v, list) else repr(v)[:60]
+        raise ValueError(f"must be a list of 1-{MAX_EXAMPLES} questions, got {got}; "
+                         f"fix: write each example question as one list item")
+    return v
+
+
+def _example(v: Any) -> Any:
+    _text(v)
+    if len(v) > MAX_EXAMPLE_CHARS:
+        raise ValueError(f"is {len(v)} characters, expected at most {MAX_EXAMPLE_CHARS}; "
+                         f"fix: shorten the quoted context")
+    return v
+
+
+def _refs(v: Any) -> Any:
+    if not (isinstance(v, str) or (isinstance(v, list) and v and all(isinstance(r, str) for r in v))):
+        raise ValueError(f"expected '<person>' or '<person>/<topic>', or a list of them, got {v!r}")
+    return v
+
+
+Stamp = Annotated[str, BeforeValidator(_stamp), Field(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$",
+                                                      description=f"a clock stamp like {STAMP_EXAMPLE}")]
+Never = Annotated[str, BeforeValidator(_stamp_or_never), Field(
+    pattern=r"^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})?$", description=f"a clock stamp like {STAMP_EXAMPLE}, or '' for never")]
+Text = Annotated[str, BeforeValidator(_text), Field(min_length=1)]
+Keyword = Annotated[str, BeforeValidator(_word)]
+Example = Annotated[str, BeforeValidator(_example), Field(min_length=1, max_length=MAX_EXAMPLE_CHARS)]
+Hours = Annotated[float, Field(ge=0)]
+
+
+class _PeopleModel(BaseModel):
+    # strict: YAML's `yes`/`"3"` are not silently read as true/3 (the engine reads these dicts as written)
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
+
+
+class Topic(_PeopleModel):
+    """One thing a person can tell: routed to by ``about``/``examples``/``keywords`` (or ``triggers``)."""
+
+    id: str
+    answer: str = Field(description="the paragraph the person replies with")
+    about: Optional[str] = Field(None, description="what the topic answers, in the person's words (routers)")
+    examples: Optional[Annotated[list[Example], BeforeValidator(_examples)]] = Field(
+        None, min_length=1, max_length=MAX_EXAMPLES, description="questions an agent might send that this "
+                                                                 "topic answers (meaning-level routers)")
+    keywords: Optional[list[Keyword]] = Field(None, description="the topic's words (the lexical router)")
+    triggers: Optional[list[str]] = Field(None, description="regexes (the regex router)")
+    requires: Optional[list[str]] = Field(None, description="evidence gate: regexes the message must match")
+    gate: Optional[str] = Field(None, description="evidence gate as text (the llm router)")
+    gate_miss: Optional[str] = Field(None, description="the reply when the gate is not met")
+    requires_hint: Optional[str] = None
+    facts: Optional[list[str]] = Field(None, description="fact ids the answer releases")
+    requires_facts: Optional[list[str]] = Field(None, description="fact ids the agent must hold first")
+    requires_miss: Optional[str] = None
+    exclusive: Optional[bool] = None
+    stall: Optional[list[str]] = Field(None, description="lines said instead of the answer, in turn (one per ask)")
+    stall_again: Optional[str] = None
+    stall_seconds: Optional[Hours] = None
+    available_at: Optional[Stamp] = None
+    available_after_hours: Optional[Hours] = None
+    recap: Optional[str] = Field(None, description="one line standing for the answer when asked again")
+
+
+class Person(_PeopleModel):
+    """A stakeholder the agent can ``contact``."""
+
+    id: str
+    name: str
+    role: str
+    blurb: str
+    fallback: Optional[str] = Field(None, description="the reply when no topic answers")
+    dont_know: Optional[str] = Field(None, description="'not my area' line naming who would know ({name}, {role})")
+    patience: Optional[int] = Field(None, ge=0, description="hard cap on questions answered")
+    out_of_patience: Optional[str] = None
+    cost: Optional[float] = Field(None, ge=0, description="score points per question")
+    soft_limit: Optional[int] = Field(None, ge=0, description="past this many questions each costs cost*over_factor")
+    over_factor: Optional[float] = Field(None, ge=0)
+    off_limits: Optional[bool] = Field(None, description="every contact costs; with no topics, off_limits_reply")
+    off_limits_reply: Optional[str] = None
+    gone_after_hours: Optional[Hours] = None
+    gone_at: Optional[Never] = None
+    gone_after_asks: Optional[int] = Field(None, ge=0)
+    gone_label: Optional[str] = None
+    gone_reply: Optional[str] = None
+    away_until: Optional[Stamp] = Field(None, description="away (on leave) until then; needs a clock")
+    away_label: Optional[Text] = None
+    away_reply: Optional[Annotated[Text, AfterValidator(_out_of_office)]] = None
+    overflow: Optional[str] = None
+    topics: Optional[list[Topic]] = None
+    misconceptions: Optional[list[str]] = None
+    persona: Optional[str] = None
+
+    @model_validator(mode="after")
+    def _pairs(self) -> "Person":
+        away = [k for k in ("away_label", "away_reply") if getattr(self, k) is not None]
+        if away and self.away_until is None:
+            raise ValueError(f"{', '.join(away)} needs 'away_until: YYYY-MM-DDTHH:MM'")
+        if self.off_limits and not self.topics and self.off_limits_reply is None:
+            raise ValueError("an off_limits person without topics needs 'off_limits_reply'")
+        return self
+
+
+class InboxMessage(_PeopleModel):
+    """A message that arrives once all of its ``after_*`` conditions hold (and it is still news)."""
+
+    id: str
+    from_: str = Field(alias="from", description="the person who sends it")
+    text: str
+    facts: Optional[list[str]] = Field(None, description="fact ids it releases")
+    after_hours: Optional[Hours] = None
+    after_asks: Optional[int] = Field(None, ge=0)
+    after_fact: Optional[str] = None
+    after_stall: Optional[str] = Field(None, description="<person>/<topic> held back from the agent at least once")
+    stall_delay_hours: Optional[Hours] = None
+    unless_asked: Optional[Annotated[Union[str, list[str]], BeforeValidator(_refs)]] = Field(
+        None, description="<person> or <person>/<topic> (or a list): not sent to someone who already asked")
+
+    @model_validator(mode="after")
+    def _delay(self) -> "InboxMessage":
+        if self.stall_delay_hours is not None and self.after_stall is None:
+            raise ValueError("'stall_delay_hours' needs 'after_stall: <person>/<topic>'")
+        return self
+
+
+class ClockSpec(_PeopleModel):
+    start: Optional[Stamp] = Field(None, description="the episode's first moment")
+    ask_minutes: Optional[float] = Field(None, ge=0, description="customer minutes a message takes (default 120)")
+    wait_cost_per_day: Optional[float] = Field(None, ge=0)
+
+
+class TrialSpec(_PeopleModel):
+    max_runs: Optional[int] = Field(None, ge=0, description="trial days offered (default 3)")
+    cost: Optional[list[float]] = Field(None, description="each day's cost, day 1 first (the last repeats)")
+    exhausted: Optional[str] = None
+    advance_hours: Optional[Hours] = Field(None, description="customer hours each trial day takes")
+
+
+class RepliesSpec(_PeopleModel):
+    refer_elsewhere: Optional[bool] = Field(None, description="a person who cannot answer names who can")
+    recap_repeats: Optional[bool] = Field(None, description="a topic already answered is recapped in one line")
+    not_to_hand: Optional[bool] = Field(None, description="a paragraph without the figure asked for says so")
+
+
+class PeopleFile(_PeopleModel):
+    """people.yaml: stakeholders, their topics, the clock, the inbox and the trial window."""
+
+    people: Optional[list[Person]] = Field(None, min_length=1)
+    npcs: Optional[list[Person]] = Field(None, min_length=1, description="the harness's name for 'people'")
+    total_questions: Optional[int] = Field(None, ge=0, description="a budget shared by everyone, or null")
+    show_budget: Optional[bool] = None
+    clock: Optional[ClockSpec] = None
+    inbox: Optional[list[InboxMessage]] = None
+    trial: Optional[TrialSpec] = None
+    matcher: Optional[str] = Field(None, description="the harness's router (regex or llm)")
+    replies: Optional[RepliesSpec] = None
+
+    @model_validator(mode="after")
+    def _someone(self) -> "PeopleFile":
+        if self.people is None and self.npcs is None:
+            raise ValueError("needs 'people': a non-empty list of people")
+        return self
+
+
 FILES: dict[str, type[BaseModel]] = {"task.yaml": TaskFile, "variants.yaml": VariantsFile,
-                                     "truth.yaml": TruthFile, "menu.yaml": MenuFile}
+                                     "truth.yaml": TruthFile, "menu.yaml": MenuFile,
+                                     "people.yaml": PeopleFile}
 
 
 # --- checking ------------------------------------------------------------------------------------------
@@ -208,8 +419,9 @@ def _fields_at(model: type[BaseModel], loc: tuple) -> list[str]:
         nxt: list[Any] = []
         for m in current:
             if isinstance(m, type) and issubclass(m, BaseModel):
-                if isinstance(part, str) and part in m.model_fields:
-                    nxt += _unwrap(m.model_fields[part].annotation)
+                fields = {f.alias or n: f for n, f in m.model_fields.items()}
+                if isinstance(part, str) and part in fields:
+                    nxt += _unwrap(fields[part].annotation)
                 elif m is VariantsFile:
                     nxt.append(VariantSpec)
         if isinstance(part, int) or not nxt:
@@ -218,23 +430,30 @@ def _fields_at(model: type[BaseModel], loc: tuple) -> list[str]:
     names: list[str] = []
     for m in current:
         if isinstance(m, type) and issubclass(m, BaseModel):
-            names += [n for n in m.model_fields if n not in names]
+            names += [f.alias or n for n, f in m.model_fields.items() if (f.alias or n) not in names]
     return names
 
 
-def _path(loc: tuple) -> str:
+def _path(loc: tuple, data: Any = None) -> str:
+    """``people[0] (ann).topics[2] (refunds).answer``: list items with an ``id`` are named by it."""
     out = ""
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
+            data = data[part] if isinstance(data, list) and -len(data) <= part < len(data) else None
+            if isinstance(data, dict) and isinstance(data.get("id"), str):
+                out += f" ({data['id']})"
         elif part in ("str", "FactSpec", "MenuAction") or "[" in str(part):
             continue  # pydantic's union-member markers
         else:
             out += ("." if out else "") + str(part)
+            data = data.get(part) if isinstance(data, dict) else None
     return out
 
 
-def format_errors(model: type[BaseModel], err: ValidationError, where: str) -> str:
+def format_errors(model: type[BaseModel], err: ValidationError, where: str, data: Any = None) -> str:
+    """One line per error: the field's path (list items named by their ``id`` when ``data``, the
+    checked content, is given), what is wrong and, for an unknown field, the closest known one."""
     lines = []
     errors = err.errors()
     # a union (a fact as text or as a mapping) reports one error per member: keep the deepest
@@ -245,7 +464,7 @@ def format_errors(model: type[BaseModel], err: ValidationError, where: str) -> s
         loc = tuple(e["loc"])
         if model is VariantsFile and loc[:1] == ("variants",):
             loc = loc[1:]
-        path = _path(loc) or "(top level)"
+        path = _path(loc, data) or "(top level)"
         if e["type"] == "extra_forbidden":
             known = _fields_at(model, tuple(p for p in (("variants",) + loc if model is VariantsFile else loc)[:-1]))
             key = str(loc[-1])
@@ -253,9 +472,10 @@ def format_errors(model: type[BaseModel], err: ValidationError, where: str) -> s
         elif e["type"] == "missing":
             lines.append(f"{path}: missing field")
         else:
-            got = e.get("input")
+            got, msg = e.get("input"), e["msg"].removeprefix("Value error, ")
             shown = repr(got) if not isinstance(got, (dict, list)) else type(got).__name__
-            lines.append(f"{path}: {e['msg'].removeprefix('Value error, ')} (got {shown})")
+            said = e["type"] == "value_error" and ("got " in msg or isinstance(got, dict))
+            lines.append(f"{path}: {msg}" + ("" if said else f" (got {shown})"))
     return f"{where}: " + ("\n  ".join(lines) if len(lines) == 1 else "\n  " + "\n  ".join(lines)) + \
         " (see docs/task_format.md; `fdegym schema` prints the JSON Schema)"
 
@@ -277,11 +497,11 @@ def check(file: str, data: Any, where: str, partial: bool = False) -> BaseModel:
                 return model.model_construct(**payload)
             # each reported error holds the keys an initial one needs (type, loc, input, ctx)
             err = ValidationError.from_exception_data(err.title, cast("list[InitErrorDetails]", errs))
-        raise TaskFormatError(format_errors(model, err, where)) from None
+        raise TaskFormatError(format_errors(model, err, where, data)) from None
 
 
 def json_schema(name: str) -> dict[str, Any]:
-    """The JSON Schema of ``task``, ``variants``, ``truth`` or ``menu`` (``.yaml`` optional)."""
+    """The JSON Schema of ``task``, ``variants``, ``truth``, ``menu`` or ``people`` (``.yaml`` optional)."""
     key = name if name.endswith(".yaml") else f"{name}.yaml"
     if key not in FILES:
         raise ValueError(f"no schema for {name!r}.{did_you_mean(key, FILES)} Known: "

@@ -11,6 +11,7 @@ Example:
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib
 import importlib.machinery
@@ -44,11 +45,59 @@ _PACKAGES: dict[Path, str] = {}  # resolved task folder -> its package name
 _OWNERS: dict[str, "Task"] = {}   # package name -> the Task that loaded it (for task_of_module)
 
 
-#: The functions each task module must define (checked when it is imported, so a grader without
-#: ``grade`` fails at load with its file named, not at the first submit as a NaN score).
-MODULE_INTERFACE: dict[str, tuple[str, ...]] = {"grader": ("grade",), "traffic": ("held_out",),
-                                                "trial": ("run",), "sampler": ("sample",),
-                                                "solutions/*": ("apply",)}
+#: The functions each task module must define, as fdegym calls them, and the docs section that says
+#: how. Checked twice from this one table: when a task loads (a top-level name in the source, before
+#: any task code runs) and when a module is imported (a callable), so a grader without ``grade``
+#: fails at load with its file named, not at the first submit as a NaN score.
+MODULE_INTERFACE: dict[str, tuple[tuple[str, str], ...]] = {
+    "grader": (("grade", "grade(deploy, params, traffic)"),),
+    "traffic": (("held_out", "held_out(params, seed)"),),
+    "trial": (("run", "run(deploy, params, day, traffic)"),),
+    "sampler": (("sample", "sample(rng)"),),
+    "solutions/*": (("apply", "apply(ws, params)"),),
+}
+MODULE_DOCS = {"grader": "grader.py", "traffic": "traffic.py", "trial": "trialpy-optional",
+               "sampler": "samplerpy-optional", "solutions/*": "solutionspy"}
+
+
+def interface_error(path: Path, kind: str, missing: list[str]) -> TaskFormatError:
+    """``tasks/x/grader.py has no function grade(deploy, params, traffic): every grader.py must define it (...)``."""
+    sigs = [sig for fn, sig in MODULE_INTERFACE[kind] if fn in missing]
+    anchor = MODULE_DOCS[kind].replace(".", "")
+    return TaskFormatError(f"{path} has no function {', '.join(sigs)}: every {kind}.py must define "
+                           f"{'it' if len(sigs) == 1 else 'them'} (docs/task_format.md#{anchor})")
+
+
+def _top_level_names(path: Path) -> set[str]:
+    """Names a module's source binds at its top level (def, class, assignment, import)."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    except SyntaxError as e:
+        raise TaskFormatError(f"{path}:{e.lineno}: not valid Python: {e.msg}") from None
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        elif isinstance(node, (ast.If, ast.Try)):
+            names.add("*")             # conditional definitions: left to the import-time check
+    return names
+
+
+def check_module_interfaces(path: Path) -> None:
+    """Each task module present (grader, traffic, trial, sampler) defines what fdegym calls, read
+    from its source without running it."""
+    for kind in ("grader", "traffic", "trial", "sampler"):
+        f = path / f"{kind}.py"
+        if f.is_file():
+            names = _top_level_names(f)
+            missing = [fn for fn, _ in MODULE_INTERFACE[kind] if fn not in names and "*" not in names]
+            if missing:
+                raise interface_error(f, kind, missing)
 
 
 def task_of_module(module_name: str) -> "Task":
@@ -249,6 +298,7 @@ class Task:
         schema.check("task.yaml", data, where)
         if (path / "menu.yaml").is_file():
             schema.check("menu.yaml", _read_yaml(path / "menu.yaml"), str(path / "menu.yaml"))
+        check_module_interfaces(path)
         return task
 
     @property
@@ -379,11 +429,9 @@ class Task:
         with _MODULE_LOCK:
             mod = importlib.import_module(f"{self.package}.{name.replace('/', '.')}")
         kind = "solutions/*" if name.startswith("solutions/") and name.count("/") == 1 else name
-        need = MODULE_INTERFACE.get(kind, ())
-        missing = [fn for fn in need if not callable(getattr(mod, fn, None))]
+        missing = [fn for fn, _ in MODULE_INTERFACE.get(kind, ()) if not callable(getattr(mod, fn, None))]
         if missing:
-            raise TaskFormatError(f"{path}: defines no {', '.join(f'{fn}()' for fn in missing)} "
-                                  f"(a task's {name}.py must define {', '.join(need)}; see docs/task_format.md)")
+            raise interface_error(path, kind, missing)
         return mod
 
     def has_module(self, name: str) -> bool:

@@ -437,13 +437,14 @@ def grade_system(task: Task, variant: Variant, workspace: Path, sandbox: str = "
 
 def _grade_uncached(task: Task, variant: Variant, workspace: Path, sandbox: str) -> GradeOutcome:
     traffic = held_out_traffic(task, variant)
+    grader = task.module("grader")   # a grader that cannot be loaded is the task's fault: raised, not a NaN score
     try:
         deployment = Deployment(task, workspace, sandbox)
     except UndeployableDelivery as e:
         return GradeOutcome(float("nan"), [f"undeployable_delivery: {e}"], "", {}, resolve_backend(sandbox))
     with deployment as deploy:
         try:
-            out = task.module("grader").grade(deploy, dict(variant.params), traffic)
+            out = grader.grade(deploy, dict(variant.params), traffic)
             kpi = float(out["kpi"])
             incidents = [str(i) for i in out.get("incidents") or []]
             summary, details = str(out.get("summary", "")), dict(out.get("details") or {})

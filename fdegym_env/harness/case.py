@@ -84,11 +84,6 @@ def _read_json(path: Path, default: Any = None) -> Any:
         raise TaskFormatError(f"{path}: not valid JSON: {e}") from None
 
 
-_PERSON_KEYS = {"id", "name", "role", "blurb", "fallback", "patience", "out_of_patience", "cost", "soft_limit",
-                "over_factor", "off_limits", "off_limits_reply", "gone_after_hours", "gone_at", "gone_after_asks",
-                "gone_label", "gone_reply", "overflow", "topics", "misconceptions", "persona"}
-
-
 def _people_from_npcs(data: dict[str, Any], where: str) -> dict[str, Any]:
     """npcs.json -> the people spec fdegym validates (``pilot`` -> ``trial``; unknown fields dropped
     with a warning, since a case written for the harness may carry fields only it reads)."""

@@ -42,8 +42,13 @@ Example (no sandbox needed to check a value):
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
+
+from pydantic import ConfigDict, ValidationError
+
+from fdegym_env.core import schema
 
 _TYPES: dict[str, Callable[[Any], bool]] = {
     "str": lambda v: isinstance(v, str),
@@ -55,54 +60,43 @@ _TYPES: dict[str, Callable[[Any], bool]] = {
     "dict": lambda v: isinstance(v, dict),
     "any": lambda v: True,
 }
-TYPE_NAMES = tuple(_TYPES) + tuple(f"{t}?" for t in _TYPES if t != "any")   # "str?": text or null
-POLICIES = ("item", "batch")
+TYPE_NAMES: tuple[str, ...] = typing.get_args(schema.FieldType)   # "str?": text or null
+POLICIES: tuple[str, ...] = typing.get_args(schema.OutputSpec.model_fields["on_malformed"].annotation)
 
 
 def _nullable(rule: Any) -> bool:
-    return (isinstance(rule, tuple) and None in rule) or (isinstance(rule, str) and rule.endswith("?"))
+    return (isinstance(rule, list) and None in rule) or (isinstance(rule, str) and rule.endswith("?"))
 
 
 def _valid_key(k: Any) -> bool:
     return isinstance(k, (str, int)) and not isinstance(k, bool)
 
 
-@dataclass(frozen=True)
-class OutputSpec:
-    """The declared shape of an entry point's result (task.yaml ``entry_points[].output``)."""
+class OutputSpec(schema.OutputSpec):
+    """The declared shape of an entry point's result (task.yaml ``entry_points[].output``): its fields
+    are :class:`fdegym_env.core.schema.OutputSpec`, the one definition task.yaml is checked against;
+    this class adds how a reply is checked."""
 
-    key: str = "id"
-    fields: tuple[tuple[str, Any], ...] = ()
-    incident: str | None = None
-    items: str | None = None          # the batch is {items: [...]} (default: a bare list)
-    results: str | None = None        # the reply is {results: [...]} (default: a bare list)
-    on_malformed: str = "item"        # "batch": any problem rejects the whole reply
+    model_config = ConfigDict(frozen=True)
 
     @classmethod
     def of(cls, raw: dict[str, Any] | None) -> "OutputSpec | None":
         if raw is None:
             return None
-        fields = []
-        for name, rule in (raw.get("fields") or {}).items():
-            if isinstance(rule, str) and rule not in TYPE_NAMES:
-                raise ValueError(f"output.fields.{name}: expected a list of allowed values or one of "
-                                 f"{', '.join(TYPE_NAMES)}, got {rule!r}")
-            fields.append((name, tuple(rule) if isinstance(rule, list) else rule))
-        policy = raw.get("on_malformed") or "item"
-        if policy not in POLICIES:
-            raise ValueError(f"output.on_malformed: expected one of {', '.join(POLICIES)}, got {policy!r}")
-        return cls(str(raw.get("key") or "id"), tuple(fields), raw.get("incident"), raw.get("items"),
-                   raw.get("results"), policy)
+        try:
+            return cls.model_validate(raw)
+        except ValidationError as e:
+            raise ValueError(schema.format_errors(cls, e, "output", raw)) from None
 
     def problem(self, decision: dict[str, Any]) -> str | None:
         """Why one decision is malformed, or None."""
-        for name, rule in self.fields:
+        for name, rule in self.fields.items():
             if name not in decision:
                 if _nullable(rule):
                     continue
                 return f"no {name}"
             v = decision[name]
-            if isinstance(rule, tuple):
+            if isinstance(rule, list):
                 if not any(v == a and type(v) is type(a) for a in rule):
                     return f"{name}={v!r} not one of {', '.join(map(str, rule))}"
             elif not (v is None and rule.endswith("?")) and not _TYPES[rule.rstrip("?")](v):
@@ -240,8 +234,8 @@ class Decider:
             return []
         spec = self.spec or OutputSpec()
         name = spec.incident or f"malformed_{self.entry.function}"
-        allowed = "; ".join(f"{n} in {', '.join(map(str, r))}" if isinstance(r, tuple)
-                            else f"{n}: {spec._type_text(r)}" for n, r in spec.fields)
+        allowed = "; ".join(f"{n} in {', '.join(map(str, r))}" if isinstance(r, list)
+                            else f"{n}: {spec._type_text(r)}" for n, r in spec.fields.items())
         shape = f"a list of {{{spec.key}, {allowed}}}"
         if spec.results:
             shape = f"{{{spec.results}: [{{{spec.key}, {allowed}}}]}}"

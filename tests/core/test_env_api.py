@@ -239,7 +239,8 @@ def test_a_task_module_that_cannot_be_imported_fails_when_the_env_is_built(tmp_p
     # the env imports traffic/grader/trial when it is built, so a broken module is reported then,
     # naming the file, and not at the agent's first submit
     task = _tiny_copy(tmp_path)
-    Path(task, "grader.py").write_text("import no_such_module_anywhere\n", encoding="utf-8")
+    Path(task, "grader.py").write_text("import no_such_module_anywhere\n\n\ndef grade(deploy, params, traffic):\n"
+                                       "    return {}\n", encoding="utf-8")
     with pytest.raises(TaskFormatError, match=r"grader\.py: cannot be imported: ModuleNotFoundError"):
         FDEGymEnv(task=task, sandbox="none")
 

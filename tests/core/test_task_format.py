@@ -62,7 +62,7 @@ def test_people_unknown_field_is_named(tmp_path):
     text = (d / "people.yaml").read_text().replace("patience: 3", "patients: 3")
     (d / "people.yaml").write_text(text)
     t = Task.load(d)
-    with pytest.raises(TaskFormatError, match=r"people\[0\] \(ops\): unknown field\(s\): 'patients' \(Did you mean 'patience'\?\)"):
+    with pytest.raises(TaskFormatError, match=r"people\[0\] \(ops\)\.patients: unknown field\. Did you mean 'patience'\?"):
         t.people_spec(t.variant("base"))
 
 
@@ -113,23 +113,59 @@ def test_readme_task_table_matches_the_shipped_tasks():
         assert ("`sample:N`" in cell) == task.has_sampler, (t, cell)
 
 
-@pytest.mark.parametrize("module, function", [("grader", "grade"), ("traffic", "held_out"), ("trial", "run")])
-def test_a_task_module_without_its_function_fails_at_load_naming_file_and_function(tmp_path, module, function):
+@pytest.mark.parametrize("module, function, signature, anchor", [
+    ("grader", "grade", "grade(deploy, params, traffic)", "graderpy"),
+    ("traffic", "held_out", "held_out(params, seed)", "trafficpy"),
+    ("trial", "run", "run(deploy, params, day, traffic)", "trialpy-optional"),
+    ("sampler", "sample", "sample(rng)", "samplerpy-optional"),
+])
+def test_a_task_module_without_its_function_fails_at_load_naming_file_and_function(
+        tmp_path, module, function, signature, anchor):
     d = _copy(tmp_path)
-    src = (d / f"{module}.py").read_text()
-    assert f"def {function}(" in src
-    (d / f"{module}.py").write_text(src.replace(f"def {function}(", f"def {function}_renamed("))
-    task = Task.load(d)
-    with pytest.raises(TaskFormatError, match=rf"{module}\.py: defines no {function}\(\)"):
+    if module == "sampler":
+        (d / "sampler.py").write_text("def draw(rng):\n    return {'angle': 'x', 'params': {}}\n")
+    else:
+        src = (d / f"{module}.py").read_text()
+        assert f"def {function}(" in src
+        (d / f"{module}.py").write_text(src.replace(f"def {function}(", f"def {function}_renamed("))
+    with pytest.raises(TaskFormatError) as e:
+        Task.load(d)                                # read from the source: before any task code runs
+    assert str(e.value) == (f"{d / module}.py has no function {signature}: every {module}.py must define it "
+                            f"(docs/task_format.md#{anchor})")
+
+
+@pytest.mark.parametrize("module, function", [("grader", "grade"), ("traffic", "held_out"), ("trial", "run")])
+def test_a_task_module_whose_function_is_not_callable_fails_when_imported(tmp_path, module, function):
+    d = _copy(tmp_path)
+    (d / f"{module}.py").write_text((d / f"{module}.py").read_text() + f"\n{function} = None\n")
+    task = Task.load(d)                             # the name is bound: only importing can tell
+    with pytest.raises(TaskFormatError, match=rf"{module}\.py has no function {function}\("):
         task.preload()
     from fdegym_env.core.env import FDEGymEnv
-    with pytest.raises(TaskFormatError, match=rf"{module}\.py: defines no {function}\(\)"):
+    with pytest.raises(TaskFormatError, match=rf"{module}\.py has no function {function}\("):
         FDEGymEnv(task=task, sandbox="none")                   # the env preloads: fails when built, not at submit
+
+
+def test_grading_with_a_broken_grader_raises_instead_of_scoring_nan(tmp_path):
+    from fdegym_env.grading.grade import grade_system
+    d = _copy(tmp_path)
+    (d / "grader.py").write_text((d / "grader.py").read_text() + "\ngrade = None\n")
+    task = Task.load(d)
+    with pytest.raises(TaskFormatError, match=r"grader\.py has no function grade\(deploy, params, traffic\)"):
+        grade_system(task, task.variant("base"), d / "world", "none")
+
+
+def test_a_task_module_that_is_not_python_is_named_at_load(tmp_path):
+    d = _copy(tmp_path)
+    (d / "grader.py").write_text("def grade(deploy, params, traffic)\n    return {}\n")
+    with pytest.raises(TaskFormatError, match=r"grader\.py:1: not valid Python"):
+        Task.load(d)
 
 
 def test_a_solution_module_without_apply_is_named(tmp_path):
     d = _copy(tmp_path)
     sol = next(p for p in sorted((d / "solutions").glob("*.py")) if p.stem != "__init__")
     sol.write_text(sol.read_text().replace("def apply(", "def apply_renamed("))
-    with pytest.raises(TaskFormatError, match=rf"{sol.stem}\.py: defines no apply\(\)"):
+    with pytest.raises(TaskFormatError, match=rf"{sol.stem}\.py has no function apply\(ws, params\): "
+                                              rf"every solutions/\*\.py must define it"):
         Task.load(d).module(f"solutions/{sol.stem}")

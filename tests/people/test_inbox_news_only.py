@@ -119,7 +119,7 @@ def test_a_new_episode_starts_with_nothing_decided():
     ({"unless_asked": "ann/"}, r"ann has no topic ''"),
     ({"unless_asked": []}, r"unless_asked: expected '<person>'"),
     ({"unless_asked": {"ann": "alpha"}}, r"unless_asked: expected '<person>'"),
-    ({"facts": "F_alpha"}, r"inbox\[0\] \(m\): facts: expected a list of fact ids"),
+    ({"facts": "F_alpha"}, r"inbox\[0\] \(m\)\.facts: Input should be a valid list \(got 'F_alpha'\)"),
 ])
 def test_unless_asked_and_facts_are_checked(entry, error):
     with pytest.raises(TaskFormatError, match=error):

@@ -149,7 +149,7 @@ def test_requires_facts_from_another_person():
 
 
 def test_requires_facts_from_the_inbox():
-    p = make([person(topics=[_needs_legal()])], clock=CLOCK,
+    p = make([person(topics=[_needs_legal()]), person("lee")], clock=CLOCK,
              inbox=[{"id": "m1", "from": "lee", "text": "Legal is fine.", "facts": ["F_legal"], "after_hours": 0}])
     assert p.contact("ann", "signoff?").tags == ["signoff:needs_prior"]
     p.read_inbox()
@@ -246,7 +246,9 @@ def test_inbox_after_stall_arrives_once_the_topic_was_held_back():
     ({"after_stall": "ann/delta"}, "no topic 'delta'"),
     ({"after_stall": "ann/gamma"}, "never held back"),
     ({"stall_delay_hours": 5}, "needs 'after_stall"),
-    ({"after_stall": "ann/alpha", "stall_delay_hours": "a day"}, "number of hours"),
+    ({"after_stall": "ann/alpha", "stall_delay_hours": "a day"}, r"stall_delay_hours: Input should be a valid number \(got 'a day'\)"),
+    ({"after_stall": "ann/alpha", "stall_delay_hours": -1}, "stall_delay_hours: Input should be greater than or equal to 0"),
+    ({"from": "lee"}, r"inbox\[0\] \(m\): from: unknown person 'lee'"),
 ])
 def test_inbox_after_stall_is_checked(entry, error):
     topics = [topic("alpha", stall=["Let me check."]), topic("gamma")]
@@ -375,5 +377,7 @@ def test_harness_semantics_without_replies_block():
 
 
 def test_replies_block_is_checked():
-    with pytest.raises(ValueError, match="'replies' must map"):
+    with pytest.raises(ValueError, match=r"replies\.refer_elswhere: unknown field\. Did you mean 'refer_elsewhere'\?"):
         make([person()], replies={"refer_elswhere": True})
+    with pytest.raises(ValueError, match=r"replies\.not_to_hand: Input should be a valid boolean \(got 'yes'\)"):
+        make([person()], replies={"not_to_hand": "yes"})

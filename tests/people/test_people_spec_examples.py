@@ -21,8 +21,8 @@ def test_examples_are_kept():
     ("When is the cutoff?", "must be a list of 1-"),
     ([], "must be a list of 1-"),
     (["q"] * (MAX_EXAMPLES + 1), f"got {MAX_EXAMPLES + 1} items"),
-    (["fine", "  "], r"examples\[1\] must be a non-empty string"),
-    (["fine", 42], r"examples\[1\] must be a non-empty string, got 42"),
+    (["fine", "  "], r"examples\[1\]: must be a non-empty string"),
+    (["fine", 42], r"examples\[1\]: must be a non-empty string, got 42"),
     (["x" * (MAX_EXAMPLE_CHARS + 1)], f"expected at most {MAX_EXAMPLE_CHARS}"),
 ])
 def test_bad_examples_are_rejected_naming_the_topic(bad, says):

@@ -42,11 +42,11 @@ def _people(**away) -> People:
     ({"away_until": "2026-03-05"}, "got '2026-03-05'"),
     ({"away_until": "2026-03-05T09:00:00"}, "away_until: expected a clock stamp"),
     ({"away_until": 20260305}, "away_until: expected a clock stamp"),
-    ({"away_reply": "Back Thursday."}, "away_reply is an out-of-office and must begin with one of"),
-    ({"away_label": ""}, "away_label must be a non-empty string"),
+    ({"away_reply": "Back Thursday."}, "away_reply: an out-of-office must begin with one of"),
+    ({"away_label": ""}, "away_label: must be a non-empty string"),
 ])
 def test_a_bad_away_field_is_a_clear_error(away, says):
-    with pytest.raises(TaskFormatError, match="people\\[0\\] \\(ken\\): ") as e:
+    with pytest.raises(TaskFormatError, match="people\\[0\\] \\(ken\\)\\.away_") as e:
         validate_people(_spec(**away), "people.yaml")
     assert says in str(e.value)
 

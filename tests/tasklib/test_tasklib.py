@@ -162,7 +162,7 @@ def test_output_options_are_schema_checked(output, match):
         schema.check("task.yaml", {"entry_points": [{"module": "m", "function": "f", "output": output}]},
                      "x/task.yaml", partial=True)
     if "on_malformed" in output:
-        with pytest.raises(ValueError, match="expected one of item, batch"):
+        with pytest.raises(ValueError, match=r"output: on_malformed: Input should be 'item' or 'batch' \(got 'all'\)"):
             replay.OutputSpec.of(output)
 
 
@@ -297,3 +297,18 @@ def test_patch_applies_what_diff_u_writes_for_a_file_without_a_final_newline(tmp
     (ws / "system" / "m.py").write_text(before)
     assert solutions.patch(task, ws, "x.patch") == ["system/m.py"]
     assert (ws / "system" / "m.py").read_text() == after
+
+
+def test_output_spec_is_defined_once():
+    """replay's OutputSpec is task.yaml's (fdegym_env.core.schema) with the checking added: the same
+    fields, defaults and allowed type names, so a shape task.yaml accepts is the shape replay checks."""
+    import typing
+
+    from fdegym_env.core import schema
+    assert issubclass(replay.OutputSpec, schema.OutputSpec)
+    assert replay.OutputSpec.model_fields.keys() == schema.OutputSpec.model_fields.keys()
+    assert replay.TYPE_NAMES == typing.get_args(schema.FieldType)
+    spec = replay.OutputSpec.of({"fields": {"queue": ["a", None], "n": "int?"}})
+    assert (spec.key, spec.on_malformed) == ("id", "item")
+    assert spec.check([{"id": 1, "queue": None}, {"id": 2, "queue": "b"}], [1, 2]) == (
+        {1: {"id": 1, "queue": None}}, ["2: queue='b' not one of a, None"])

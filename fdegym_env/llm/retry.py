@@ -60,6 +60,22 @@ def call_with_retries(fn: Callable[[], T], classify: Callable[[Exception], Retry
 
     ``classify`` returns ``None`` to let the error through unchanged (or raises one of its own);
     when the retries are spent a ``RuntimeError`` says how many attempts were made.
+
+    Example:
+        >>> replies, waits = iter([TimeoutError(), TimeoutError(), "ok"]), []
+        >>> def once():
+        ...     r = next(replies)
+        ...     if isinstance(r, Exception):
+        ...         raise r
+        ...     return r
+        >>> call_with_retries(once, lambda e: Retry(after=0.5), sleep=waits.append)
+        'ok'
+        >>> waits
+        [0.5, 0.5]
+        >>> call_with_retries(lambda: 1 / 0, lambda e: Retry(), policy=RetryPolicy(retries=1), sleep=waits.append)
+        Traceback (most recent call last):
+        ...
+        RuntimeError: gave up after 2 attempts (429/5xx/timeouts)
     """
     attempt = 0
     while True:

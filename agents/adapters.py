@@ -199,7 +199,7 @@ class SkyRLTextEnv:
                                        cfg.get("variant", "base"), env_kwargs),
                              system_prompt=cfg.get("system_prompt"), max_tool_chars=cfg.get("max_tool_chars", 12_000))
         self.turns = 0
-        self.max_turns = self._chat.unwrapped.max_turns
+        self.max_turns = getattr(self._chat.unwrapped, "max_turns", None)   # a remote env's: known after init()
 
     def init(self, prompt: list[dict[str, Any]] | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """Reset; returns the conversation to start from and metadata (``tools`` = OpenAI schemas).
@@ -209,6 +209,7 @@ class SkyRLTextEnv:
         messages, info = self._chat.reset(seed=None if self.seed is None else int(self.seed),
                                           options={"agent": "skyrl"})
         self.turns = 0
+        self.max_turns = self._chat.unwrapped.max_turns
         conv = [dict(m) for m in prompt] if prompt else messages[:1]
         conv.append(messages[-1])
         return conv, {"tools": info["tools"], "task": info["task"], "variant": info["variant"], "level": info["level"]}

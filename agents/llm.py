@@ -8,11 +8,11 @@ consumes one env turn and the model is reminded to act through tools.
 
 Limits, as in the paper's harness (whichever comes first ends the run; ``system/`` is then
 submitted as it stands): ``max_turns`` model calls, ``max_wall_seconds``, ``max_usd`` from the
-price table :data:`PRICES` (USD per million tokens; pass ``prices=`` for other models).
-Rate limits (429), server errors (5xx), timeouts and dropped connections are retried with
-exponential backoff (honouring ``Retry-After``). Token usage and cost go into the episode result
-(``result["usage"]``, through :func:`~fdegym_env.agents.run_episode`) and into a
-:class:`~fdegym_env.wrappers.Recorder` recording.
+price table :data:`PRICES` (:mod:`fdegym_env.llm.prices`, USD per million tokens; pass ``prices=``
+for other models). Rate limits (429), server errors (5xx), timeouts and dropped connections are
+retried with exponential backoff (honouring ``Retry-After``), by the rule of :mod:`fdegym_env.llm.retry`.
+Token usage and cost go into the episode result (``result["usage"]``, through
+:func:`~fdegym_env.agents.run_episode`) and into a :class:`~fdegym_env.wrappers.Recorder` recording.
 
 Example:
     >>> agent = LLMAgent(model="Qwen/Qwen3-8B", base_url="http://localhost:8000/v1")   # vLLM  # doctest: +SKIP
@@ -34,37 +34,21 @@ from fdegym_env.wrappers.text_actions import invalid_action, parse_tool_calls
 
 from fdegym_env.core.actions import TOOL_NAMES, tool_schemas
 from fdegym_env.llm import Endpoint, make_client
+from fdegym_env.llm.prices import PRICES, cost_usd, price_of
+from fdegym_env.llm.retry import (
+    FATAL_STATUS,
+    RETRY_STATUS,
+    Retry,
+    RetryPolicy,
+    call_with_retries,
+    refused,
+    retry_after,
+    retryable,
+)
 
-# USD per million tokens: (input, output[, cached input]). List prices as published by the vendors
-# at the time of writing; check yours and pass ``prices=`` to override or extend.
-PRICES: dict[str, tuple[float, ...]] = {
-    "gpt-4o": (2.50, 10.00, 1.25),
-    "gpt-4o-mini": (0.15, 0.60, 0.075),
-    "gpt-4.1": (2.00, 8.00, 0.50),
-    "gpt-4.1-mini": (0.40, 1.60, 0.10),
-    "gpt-4.1-nano": (0.10, 0.40, 0.025),
-    "o3": (2.00, 8.00, 0.50),
-    "o4-mini": (1.10, 4.40, 0.275),
-    "claude-sonnet-4": (3.00, 15.00, 0.30),
-    "claude-opus-4": (15.00, 75.00, 1.50),
-    "claude-3-5-haiku": (0.80, 4.00, 0.08),
-    "fdegym-fake": (1.00, 2.00, 0.50),  # the scripted test server (fdegym_env.testing.fake_llm)
-}
-RETRY_STATUS = {408, 409, 429, 500, 502, 503, 504}
-FATAL_STATUS = {401, 403, 404}
-
-
-def price_for(model: str, prices: dict[str, tuple[float, ...]] | None = None) -> tuple[float, ...] | None:
-    """The price entry of ``model``: exact name, else the longest table key it starts with
-    (``gpt-4o-mini-2024-07-18`` -> ``gpt-4o-mini``), after dropping a ``provider/`` prefix."""
-    table = {**PRICES, **(prices or {})}
-    for name in (model, model.split("/", 1)[-1]):
-        if name in table:
-            return tuple(table[name])
-        keys = [k for k in table if name.startswith(k)]
-        if keys:
-            return tuple(table[max(keys, key=len)])
-    return None
+# the price table and the retry rule are those of every model call (fdegym_env.llm.prices, .retry)
+__all__ = ["LLMAgent", "PRICES", "RETRY_STATUS", "FATAL_STATUS", "price_for", "messages_json"]
+price_for = price_of
 
 
 class LLMAgent:
@@ -110,6 +94,7 @@ class LLMAgent:
         self.max_tool_chars = max_tool_chars
         self.system_prompt = SYSTEM_PROMPT if system_prompt is None else system_prompt
         self.retries, self.backoff_s, self.max_backoff_s = retries, backoff_s, max_backoff_s
+        self.retry_policy = RetryPolicy(retries, backoff_s, max_backoff_s)
         self._sleep = sleep
         self._rng = random.Random(0)
         if client is None:
@@ -232,35 +217,29 @@ class LLMAgent:
 
     def _create_with_retries(self, kwargs: dict[str, Any]) -> Any:
         import openai
-        attempt = 0
-        while True:
-            try:
-                return self.client.chat.completions.create(**kwargs)
-            except openai.APIStatusError as e:
-                status = e.status_code
-                if status in FATAL_STATUS:
+
+        def classify(e: Exception) -> Retry | None:
+            if isinstance(e, openai.APIStatusError):
+                if e.status_code in FATAL_STATUS:
                     raise _FatalAPIError(
-                        f"the endpoint refused the request with HTTP {status}: {str(e)[:300]}. "
+                        f"the endpoint refused the request with HTTP {e.status_code}: {str(e)[:300]}. "
                         f"Check the API key (401/403), the model name {self.model!r} and base_url "
                         f"{self.base_url!r} (404).") from e
-                if status not in RETRY_STATUS and status < 500:
-                    raise
-                retry_after = _retry_after(e)
-            except openai.APIConnectionError as e:
-                if self.usage["model_calls"] == 0 and _refused(e):   # nothing listens there: no retry helps
+                return Retry(retry_after(e.response.headers)) if retryable(e.status_code) else None
+            if isinstance(e, openai.APIConnectionError):
+                if self.usage["model_calls"] == 0 and refused(e):   # nothing listens there: no retry helps
                     raise _FatalAPIError(
                         f"cannot reach the model endpoint {self.base_url or '(default OpenAI URL)'}: connection "
                         "refused (nothing listens at that address). Fix: start the server, or pass the right "
                         "--base-url (e.g. http://127.0.0.1:8000/v1 for a local vLLM)") from e
-                retry_after = None
-            if attempt >= self.retries:
-                raise RuntimeError(f"gave up after {attempt + 1} attempts (429/5xx/timeouts)")
-            delay = min(self.max_backoff_s, self.backoff_s * 2 ** attempt) * (0.5 + 0.5 * self._rng.random())
-            if retry_after is not None:
-                delay = min(self.max_backoff_s, retry_after)
+                return Retry()
+            return None
+
+        def counted(_delay: float) -> None:
             self.usage["retries"] += 1
-            attempt += 1
-            self._sleep(delay)
+
+        return call_with_retries(lambda: self.client.chat.completions.create(**kwargs), classify,
+                                 policy=self.retry_policy, sleep=self._sleep, rng=self._rng, on_retry=counted)
 
     def _account(self, resp: Any) -> None:
         u = self.usage
@@ -276,9 +255,7 @@ class LLMAgent:
             u["cached_prompt_tokens"] += cached
             u["total_tokens"] += p + c
             if self.price is not None:
-                pin, pout = self.price[0], self.price[1]
-                pcached = self.price[2] if len(self.price) > 2 else pin
-                u["usd"] = round(u["usd"] + ((p - cached) * pin + cached * pcached + c * pout) / 1e6, 10)
+                u["usd"] = round(u["usd"] + cost_usd(self.price, p, c, cached), 10)
         self._publish()
 
     def _publish(self) -> None:
@@ -288,26 +265,6 @@ class LLMAgent:
 
 class _FatalAPIError(RuntimeError):
     """A configuration mistake the run cannot recover from (bad key, unknown model, wrong URL)."""
-
-
-def _refused(e: BaseException) -> bool:
-    """True if a connection error was caused by a refused TCP connection (anywhere in its chain)."""
-    seen = 0
-    x: BaseException | None = e
-    while x is not None and seen < 10:
-        if isinstance(x, ConnectionRefusedError) or "Connection refused" in str(x) or "[Errno 111]" in str(x):
-            return True
-        x = x.__cause__ or x.__context__
-        seen += 1
-    return False
-
-
-def _retry_after(e: Any) -> float | None:
-    try:
-        value = e.response.headers.get("retry-after")
-        return max(0.0, float(value)) if value is not None else None
-    except (AttributeError, TypeError, ValueError):
-        return None
 
 
 def messages_json(agent: LLMAgent) -> str:

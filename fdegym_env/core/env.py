@@ -248,13 +248,7 @@ class FDEGymEnv(gym.Env[dict, dict]):
         self.max_customer_days = float(max_customer_days or lim["max_customer_days"])
         self.max_wall_seconds = float(max_wall_seconds or lim["max_wall_seconds"])
         self.render_mode = render_mode
-        self.observation_space = spaces.Dict({
-            "text": UnicodeText(max_length=MAX_OBS_CHARS),
-            "turn": spaces.Box(0, np.iinfo(np.int32).max, shape=(1,), dtype=np.int64),
-            "hours": spaces.Box(0.0, 1e7, shape=(1,), dtype=np.float32),
-            "inbox_new": spaces.Box(0, np.iinfo(np.int32).max, shape=(1,), dtype=np.int64),
-            "valid": spaces.Discrete(2),
-        })
+        self.observation_space = make_observation_space()
         self.action_space = make_action_space()
         self._routers: dict[str, Any] = {}
         self._people_specs: dict[str, dict] = {}
@@ -692,6 +686,17 @@ class FDEGymEnv(gym.Env[dict, dict]):
             self._teardown()
         except Exception:
             pass
+
+
+def make_observation_space() -> spaces.Dict:
+    """The observation space of an fdegym episode (see the module docstring), local or remote."""
+    return spaces.Dict({
+        "text": UnicodeText(max_length=MAX_OBS_CHARS),
+        "turn": spaces.Box(0, np.iinfo(np.int32).max, shape=(1,), dtype=np.int64),
+        "hours": spaces.Box(0.0, 1e7, shape=(1,), dtype=np.float32),
+        "inbox_new": spaces.Box(0, np.iinfo(np.int32).max, shape=(1,), dtype=np.int64),
+        "valid": spaces.Discrete(2),
+    })
 
 
 def unwrap_fdegym(env: gym.Env) -> FDEGymEnv:

@@ -33,6 +33,8 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 from fdegym_env.llm import Endpoint
+from fdegym_env.llm.prices import cost_usd, env_price
+from fdegym_env.llm.retry import DEFAULT_RETRY, Retry, RetryPolicy, call_with_retries, refused, retry_after, retryable
 from fdegym_env.sandbox.inside import source
 
 
@@ -140,21 +142,34 @@ def llm_endpoint() -> dict[str, Any]:
     """The OpenAI-compatible endpoint the user configured for gateways and LLM graders.
 
     ``FDEGYM_LLM_BASE_URL`` (e.g. ``http://127.0.0.1:8000/v1``), ``FDEGYM_LLM_MODEL``, the key from
-    ``FDEGYM_LLM_API_KEY_FILE`` or ``FDEGYM_LLM_API_KEY``; ``FDEGYM_LLM_PRICE="in,out"`` in USD per
-    million tokens makes the ``*_llm_usd`` allowances bind (without it only the call caps do).
+    ``FDEGYM_LLM_API_KEY_FILE`` or ``FDEGYM_LLM_API_KEY``. Calls are priced by the model's entry in
+    :data:`fdegym_env.llm.prices.PRICES`, or by ``FDEGYM_LLM_PRICE="in,out[,cached]"`` (USD per million
+    tokens) when set; that makes the ``*_llm_usd`` allowances bind (an unpriced model: only the call caps).
     """
     try:
         ep = Endpoint.resolve("env", default_model="gpt-4o-mini")
     except ValueError:      # no key configured: calls go out without one (local servers accept that)
         ep = Endpoint.resolve("env", default_model="gpt-4o-mini", need_key=False)
-    price = os.environ.get("FDEGYM_LLM_PRICE", "0,0").split(",")
-    return {"base_url": ep.base_url or "", "api_key": ep.api_key, "model": ep.model,
-            "price_in": float(price[0] or 0), "price_out": float((price + ["0"])[1] or 0)}
+    price = env_price(ep.model)
+    return {"base_url": ep.base_url or "", "api_key": ep.api_key, "model": ep.model, "price": price,
+            "price_in": price[0] if price else 0.0, "price_out": price[1] if price else 0.0}
+
+
+def _classify(e: Exception) -> Retry | None:
+    """The retry rule (:mod:`fdegym_env.llm.retry`) for urllib's errors."""
+    if isinstance(e, urllib.error.HTTPError):
+        return Retry(retry_after(e.headers)) if retryable(e.code) else None
+    if isinstance(e, (urllib.error.URLError, OSError)):     # timeouts, dropped connections
+        return None if refused(e) else Retry()
+    return None
 
 
 def chat(messages: list[dict], max_tokens: int = 400, temperature: float = 0.0, json_mode: bool = False,
-         log_path: str | None = None, tag: str = "", timeout: float = 120.0) -> tuple[str, dict[str, Any]]:
-    """One chat completion on the configured endpoint -> (text, usage with ``usd``). Raises RuntimeError."""
+         log_path: str | None = None, tag: str = "", timeout: float = 120.0,
+         retry: RetryPolicy = DEFAULT_RETRY) -> tuple[str, dict[str, Any]]:
+    """One chat completion on the configured endpoint -> (text, usage with ``usd``). Raises RuntimeError.
+
+    A stdlib client (the ``openai`` extra need not be installed), retried by ``retry``."""
     ep = llm_endpoint()
     if not ep["base_url"]:
         raise RuntimeError("no LLM endpoint configured: set FDEGYM_LLM_BASE_URL (an OpenAI-compatible /v1 URL) "
@@ -167,15 +182,20 @@ def chat(messages: list[dict], max_tokens: int = 400, temperature: float = 0.0, 
                                  headers={"Content-Type": "application/json",
                                           "Authorization": "Bearer " + (ep["api_key"] or "none")})
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    try:
+
+    def once() -> dict[str, Any]:
         with opener.open(req, timeout=timeout) as r:
-            d = json.loads(r.read().decode("utf-8"))
+            return json.loads(r.read().decode("utf-8"))
+
+    try:
+        d = call_with_retries(once, _classify, policy=retry)
         text = d["choices"][0]["message"].get("content") or ""
-    except (urllib.error.URLError, OSError, ValueError, KeyError, IndexError) as e:
+    except (urllib.error.URLError, OSError, RuntimeError, ValueError, KeyError, IndexError) as e:
         raise RuntimeError("LLM endpoint %s failed: %s" % (ep["base_url"], e)) from None
     u = d.get("usage") or {}
-    usage = {"in": int(u.get("prompt_tokens") or 0), "out": int(u.get("completion_tokens") or 0)}
-    usage["usd"] = (usage["in"] * ep["price_in"] + usage["out"] * ep["price_out"]) / 1e6
+    cached = int((u.get("prompt_tokens_details") or {}).get("cached_tokens") or 0)
+    usage: dict[str, Any] = {"in": int(u.get("prompt_tokens") or 0), "out": int(u.get("completion_tokens") or 0)}
+    usage["usd"] = cost_usd(ep["price"], usage["in"], usage["out"], cached)
     if log_path:
         os.makedirs(os.path.dirname(log_path) or ".", exist_ok=True)
         with open(log_path, "a", encoding="utf-8") as f:

@@ -9,6 +9,9 @@ Two roles, each configured once (:class:`Endpoint`):
   ``FDEGYM_LLM_API_KEY_FILE``.
 
 Both fall back to ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``; a local server (``localhost``) needs no key.
+
+What a call costs is priced from one table (:mod:`fdegym_env.llm.prices`; ``FDEGYM_LLM_PRICE``
+overrides the env role's price), and failed calls are retried by one rule (:mod:`fdegym_env.llm.retry`).
 """
 
 from fdegym_env.llm.endpoint import LOCAL_HOSTS, ROLES, Endpoint, make_client

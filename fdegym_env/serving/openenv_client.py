@@ -21,9 +21,13 @@ import sys
 import time
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 from openenv.core.client_types import StepResult
 from openenv.core.env_client import EnvClient
+
+from fdegym_env.core.actions import make_action_space
+from fdegym_env.core.env import make_observation_space
 
 
 class FDEGymClient(EnvClient[dict, dict, dict]):
@@ -40,18 +44,26 @@ class FDEGymClient(EnvClient[dict, dict, dict]):
         return payload
 
 
-class RemoteFDEGymEnv:
+class RemoteFDEGymEnv(gym.Env):
     """One remote fdegym episode at a time, called like :class:`~fdegym_env.FDEGymEnv`.
+
+    A ``gymnasium.Env`` with fdegym's spaces, so wrappers (:class:`~fdegym_env.wrappers.ChatEnv`, the
+    SkyRL/GEM adapters) take it as they take a local env.
 
     Args:
         base_url: the server (``http://host:port`` or ``ws://host:port``).
         task, level, variant: sent with every reset (``options`` ``level``/``variant`` override them).
         message_timeout_s: how long one step may take on the server (grading at submit included).
+
+    ``max_turns`` is the server's episode limit, known once an episode was reset (``None`` before).
     """
 
     def __init__(self, base_url: str, task: str | None = None, level: str | None = None, variant: str | None = None,
                  message_timeout_s: float = 600.0):
         self.base_url = base_url
+        self.observation_space = make_observation_space()
+        self.action_space = make_action_space()
+        self.max_turns: int | None = None
         self.defaults = {k: v for k, v in {"task": task, "level": level, "variant": variant}.items() if v}
         self._client = FDEGymClient(base_url=base_url, message_timeout_s=message_timeout_s).sync()
         self._client.connect()
@@ -70,7 +82,9 @@ class RemoteFDEGymEnv:
         fields.update({k: v for k, v in (options or {}).items() if k in ("task", "level", "variant")})
         if seed is not None:
             fields["seed"] = int(seed)
-        return self._split(self._client.reset(**fields))
+        out = self._split(self._client.reset(**fields))
+        self.max_turns = int(self.state().get("max_turns") or 0) or None
+        return out
 
     def step(self, action: Any):
         payload = action if isinstance(action, dict) else {"tool": action}

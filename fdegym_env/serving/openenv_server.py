@@ -62,6 +62,7 @@ class FDEGymState(State):
     variant: Optional[str] = None
     level: str = ""
     turn: int = 0
+    max_turns: int = 0
     done: bool = False
     result: Optional[dict[str, Any]] = None
 
@@ -119,7 +120,8 @@ class FDEGymEnvironment(Environment[FDEGymAction, FDEGymObservation, FDEGymState
                    "agent": "openenv"}
         obs, info = env.reset(seed=seed, options=options)
         self._state = FDEGymState(episode_id=episode_id or str(uuid.uuid4()), step_count=0, task=env.task.id,
-                                  variant=info.get("variant"), level=info.get("level") or options["level"])
+                                  variant=info.get("variant"), level=info.get("level") or options["level"],
+                                  max_turns=env.max_turns)
         return self._observation(obs, 0.0, False, info)
 
     def step(self, action: FDEGymAction, timeout_s: Optional[float] = None, **kwargs: Any) -> FDEGymObservation:

@@ -73,11 +73,15 @@ class FakeLLMServer:
             ``(request_body, turn_index) -> turn`` for dynamic scripts.
         model: the model name the server reports.
         port: 0 picks a free port.
+        usage: fixed ``(prompt, completion, cached)`` token counts for every reply (default: about a
+            token per 4 characters, half the prompt cached after the first turn).
     """
 
-    def __init__(self, plan: list[Any] | Callable[[dict, int], Any], model: str = FAKE_MODEL, port: int = 0):
+    def __init__(self, plan: list[Any] | Callable[[dict, int], Any], model: str = FAKE_MODEL, port: int = 0,
+                 usage: tuple[int, int, int] | None = None):
         self.plan = plan
         self.model = model
+        self.usage = usage
         self.requests: list[dict[str, Any]] = []
         self.turn = 0
         self.exhausted = 0  # requests answered after the plan ran out
@@ -136,6 +140,8 @@ class FakeLLMServer:
         prompt = _approx_tokens(body.get("messages", []))
         completion = _approx_tokens(message)
         cached = prompt // 2 if k else 0
+        if self.usage is not None:
+            prompt, completion, cached = self.usage
         return {"id": f"chatcmpl-fake-{k}", "object": "chat.completion", "created": 1_780_000_000 + k,
                 "model": self.model,
                 "choices": [{"index": 0, "message": message, "logprobs": None,

@@ -190,6 +190,38 @@ def test_trl_environment_factory_drives_a_remote_episode(server):
         make_trl_environment_factory(TASK, base_url=server, sandbox="none")().reset(seed=0)
 
 
+def test_skyrl_and_gem_text_envs_drive_a_remote_episode(server):
+    import json
+
+    from fdegym_env.agents.adapters import GEMTextEnv, SkyRLTextEnv
+    seed = 1
+    script = _script(seed)                                                   # reads, a question, submit
+    turns = ["<tool_call>" + json.dumps({"name": a.get("tool") or a["name"],
+                                         "arguments": json.loads(a["arguments"]) if "arguments" in a else
+                                         {k: v for k, v in a.items() if k != "tool"}}) + "</tool_call>"
+             for a in script]
+    local_result, local_return = _local(seed, script)
+    env = SkyRLTextEnv(env_config={"task": TASK, "base_url": server}, extras={"seed": seed})
+    try:
+        conv, meta = env.init()
+        assert [m["role"] for m in conv] == ["system", "user"] and "Depot" in conv[-1]["content"]
+        assert meta["task"] == TASK and env.max_turns == FDEGymEnv(task=TASK).max_turns
+        outs = [env.step(t) for t in turns]
+    finally:
+        env.close()
+    assert [o["done"] for o in outs] == [False] * (len(turns) - 1) + [True]
+    assert outs[-1]["metadata"]["result"]["score"] == pytest.approx(local_result["score"], abs=1e-12)
+    assert sum(o["reward"] for o in outs) == pytest.approx(local_return, abs=1e-12)
+    gem = GEMTextEnv(task=TASK, base_url=server)
+    try:
+        text, _ = gem.reset(seed=seed)
+        assert "Depot" in text
+        *_, terminated, _, info = gem.step(turns[-1])
+        assert terminated and "score" in info["result"]
+    finally:
+        gem.close()
+
+
 def test_openenv_trl_example_runs_against_its_own_server():
     out = subprocess.run([sys.executable, "examples/openenv_trl.py", "--seed", "1"], capture_output=True, text=True,
                          timeout=300, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))

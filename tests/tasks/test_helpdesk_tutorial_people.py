@@ -95,3 +95,21 @@ def test_what_priya_says_about_hardware_words_is_what_the_tickets_say(variant):
     kinds = {t["id"]: traffic["truth"][t["id"]]["kind"] for week in traffic["weeks"] for t in week
              if re.search(r"battery|screen", t["subject"] + " " + t["body"], re.I)}
     assert "scanner" in kinds.values() and "laptop" in kinds.values(), kinds
+
+
+# Label printer priority is Tomasz's own area; he says what the world's R40 does (P2 at field_ops, never a page).
+LABEL_ASKS = [
+    "Thanks - done: RT7/handheld tickets now go straight to vendor_korvex at P2, so they stop landing on you. One "
+    "more specific: Zebra label printer tickets (\"Zebra at pick line 2 shows offline\", ~8 a week, usually 2-4 "
+    "pickers stopped) come to field_ops at P3 and take 9-17h. With the RT7 load gone, do you want those at P2 "
+    "(your 2-hour response, no paging), or keep them at P3?",
+    "What priority should the Zebra label printer tickets be at when they land with you?",
+]
+
+
+@pytest.mark.parametrize("ask", LABEL_ASKS)
+@pytest.mark.parametrize("variant", ["base", "vendor_desk", "night_pick", "sample:5905"])
+def test_tomasz_answers_what_priority_label_printers_get(variant, ask):
+    r = _people(variant).contact("tomasz_wierzbicki", ask)
+    assert r.tags == ["label_printers"], (r.tags, r.reply)
+    assert "field_ops at P2" in r.reply and "not a P1" in r.reply, r.reply

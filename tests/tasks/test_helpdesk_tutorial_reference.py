@@ -4,7 +4,11 @@ careful delivery scores about 1 against it, not far above.
 A playtest delivery scored 1.47 on sample:7712 (a Korvex sample) against the old reference: it
 matched handheld faults that name no device by their RT7-only symptoms, and it sent "wave N stuck
 in released" Stockwise tickets (which matched no rule and bounced L1 -> apps) to apps. The
-reference now matches those symptoms, and the world's R50 knows "wave" (DESIGN_NOTES.md)."""
+reference now matches those symptoms, and the world's R50 knows "wave" (DESIGN_NOTES.md).
+
+Another scored 1.84 on sample:5905: on top of the reference's R15 it raised R40 (Zebra label printers)
+from P3 to P2, worth about 200-300 user-hours on every variant and unrelated to the handheld story. The
+world's R40 is P2 already (CHANGELOG, like R50), so that delivery now scores about 1."""
 from __future__ import annotations
 
 import json
@@ -83,3 +87,26 @@ def test_stuck_waves_go_to_apps_in_the_world_as_found():
     assert (d["queue"], d["priority"]) == ("apps", "P2"), d
     log = (ws / "logs" / "triage.log").read_text(encoding="utf-8")
     assert not [ln for ln in log.splitlines() if "wave" in ln and "triage.router" in ln and "-> apps/" not in ln]
+
+
+# The delivered system/config.json of that playtest (sample:5905): R12 copiers, R15 -> vendor_korvex P2 with
+# names and symptoms, R16 on the kiosk category, R40 at P2.
+LABELS_P2_DELIVERY = Path(__file__).with_name("data") / "helpdesk_tutorial_r15_korvex_labels_p2_config.json"
+
+
+def test_a_delivery_that_raised_label_printers_to_p2_scores_about_1(tmp_path):
+    v = TASK.variant("sample:5905")
+    ws = tmp_path / "ws"
+    shutil.copytree(world_snapshot(TASK, v), ws, symlinks=True)
+    (ws / "system" / "config.json").write_text(LABELS_P2_DELIVERY.read_text())
+    g = grade_system(TASK, v, ws, sandbox="none")
+    assert not g.incidents, g.incidents
+    a = anchors(TASK, v, sandbox="none")
+    u = uplift(g.kpi, a["kpi_baseline"], a["kpi_reference"])
+    assert 0.9 <= u <= 1.1, round(u, 3)
+
+
+def test_label_printers_are_p2_in_the_world_as_found():
+    cfg = json.loads((world_snapshot(TASK, TASK.variant("base")) / "system" / "config.json").read_text())
+    r40 = next(r for r in cfg["rules"] if r["id"] == "R40-labels")
+    assert (r40["queue"], r40["priority"]) == ("field_ops", "P2")

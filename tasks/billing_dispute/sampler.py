@@ -64,14 +64,15 @@ def prose(p: dict) -> dict:
                                   f"${int(p['charter_breach_usd']):,} by the time CS has calmed the customer down and "
                                   f"credited it anyway. Everything else gets the usual: a first reply within two "
                                   f"business days, a resolution within ten, and a reply that explains the invoice.")
+        out["charter_scope_text"] = named["charter_de_minimis"]["charter_scope_text"].replace("$250", f"${d:,}")
         # the Charter page export in docs/: the named variant's page with the drawn amount and days
         page = named["charter_de_minimis"]
         out["charter_page_small"] = page["charter_page_small"].replace("$250", f"${d:,}").replace(
             "within two business days", f"within {days} business days")
         out["charter_page_history"] = page["charter_page_history"]
     else:
-        for k in ("charter_text", "charter_cs_text", "charter_shortfall_text", "charter_page_small",
-                  "charter_page_history"):
+        for k in ("charter_text", "charter_cs_text", "charter_scope_text", "charter_shortfall_text",
+                  "charter_page_small", "charter_page_history"):
             out[k] = BASE[k]
     return out
 

@@ -25,6 +25,7 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
     inc = res["incidents"]
     names = {a["account_id"]: a["name"] for a in traffic["cycles"][0]["input"]["accounts"]}
     period = traffic["cycles"][0]["input"]["period"]
+    changed = {c["account_id"] for c in traffic["cycles"][0]["input"]["plan_changes"]}
     # every trial day replays the same cycle on its own sandbox sample: say which, and why counts differ
     lines = [f"Shadow run {day}: the {period} cycle on sandbox sample {day} (sandbox NetSuite, nothing sent to "
              f"customers). Finance Ops reloads the sandbox with a fresh sample of accounts, plan changes and "
@@ -53,10 +54,21 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
         n, ex = _count_and_example(s)
         if kind == "lock_breach":
             aid = ex.split("(", 1)[-1].split(")", 1)[0]
-            lines.append(f"Dev (CS): {n} price-protected invoice(s) billed above what the contract allows; "
-                         f"{names.get(aid, aid)} would escalate on day one - {ex}. Their AE swears the price is "
-                         "contracted. Deal Desk would know.")
-            topics.append("price_locks")
+            # what "allows" is made of, and who to ask: the plan-change days (BP-3) or the fee itself
+            if aid in changed:
+                lines.append(f"Dev (CS): {n} price-protected invoice(s) billed above what the contract allows; "
+                             f"{names.get(aid, aid)} would escalate on day one - {ex} for the month (the contracted "
+                             "fee on the days Billing Policy BP-3 bills as the protected plan, list for the other "
+                             "days, plus overage). They changed plan this month, so it's which plan each day is "
+                             "billed as: BP-3 is Hana's (Revenue Accounting), and Inés (Deal Desk) has a worked "
+                             "example for protected accounts.")
+                topics += ["price_locks", "lock_plan_changes"]
+            else:
+                lines.append(f"Dev (CS): {n} price-protected invoice(s) billed above what the contract allows; "
+                             f"{names.get(aid, aid)} would escalate on day one - {ex} for the month (the contracted "
+                             "monthly fee plus overage). Their AE swears the price is contracted. Deal Desk would "
+                             "know.")
+                topics.append("price_locks")
         elif kind == "credit_over_limit":
             lines.append(f"Marcus (Controller): I see {n} credit note(s) in the shadow ledger above my approval limit "
                          f"with nobody's sign-off (e.g. {ex}). In production that is an audit finding. Anything above "

@@ -63,7 +63,7 @@ def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
     pax = {p["pax_id"]: p for p in plan["passengers"]}
     decs = value.get("decisions") if ok and isinstance(value, dict) else None
     r = {"out": {}, "key": key, "pax": pax, "incidents": [], "malformed": 0, "rejected": [],
-         "offloaded": 0, "misconnects": 0, "umnr_auto": 0, "prm_missed": 0}
+         "offloaded": 0, "misconnects": 0, "umnr_auto": 0, "prm_missed": 0, "why": {}}
     seen, queue = set(), []
 
     def reject(why: str, example: str) -> None:
@@ -80,6 +80,7 @@ def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
             continue
         seen.add(p["pax_id"])
         if d.get("action") != "rebook":          # anything but rebook/desk is tasklib.replay's malformed output
+            r["why"][p["pax_id"]] = "referred"
             queue.append(p)
             continue
         segs = d.get("segments")
@@ -87,6 +88,7 @@ def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
         bad = unflyable(p, segs, legs, notice[p["disrupted"]])
         if bad:
             reject(*bad)
+            r["why"][p["pax_id"]] = "rejected"
             queue.append(p)
             continue
         for a, b in zip(legs, legs[1:]):
@@ -97,6 +99,7 @@ def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
         if any(s[:4] in sim.PRM_SSR for s in p["ssr"]) and \
                 any(b["_dep"] - a["_arr"] < conn(a, b) + sim.PRM_EXTRA_MIN for a, b in zip(legs, legs[1:])):
             r["prm_missed"] += 1          # legal connection, but the assistance handover needs longer
+            r["why"][p["pax_id"]] = "prm_missed"
             queue.append(p)
             continue
         if any(s.startswith("UMNR") or (params.get("ypta_as_umnr") and s.startswith("YPTA")) for s in p["ssr"]):
@@ -106,12 +109,14 @@ def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
         need = [f for f in legs if f["key"] not in held]
         if any(seats[f["key"]] < 1 for f in need):
             r["offloaded"] += 1
+            r["why"][p["pax_id"]] = "offloaded"
             queue.append(p)
             continue
         for f in need:
             seats[f["key"]] -= 1
         r["out"][p["pax_id"]] = (legs, False, None, 1)
     missing = [p for pid, p in pax.items() if pid not in seen]   # counted by tasklib.replay
+    r["why"].update((p["pax_id"], "missing") for p in missing)
     # a party split across flights (or part auto, part desk) will not travel apart: they all turn up at the desk
     groups: dict = {}
     for q in plan["passengers"]:
@@ -121,6 +126,7 @@ def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
     for q in plan["passengers"]:
         if q["pax_id"] in r["split"] and q["pax_id"] in r["out"]:
             del r["out"][q["pax_id"]]
+            r["why"][q["pax_id"]] = "split"
             queue.append(q)
     cursor, done, parties, t0 = -10**9, set(), {}, min(notice.values())
     queue = sorted(queue + missing, key=lambda q: notice[q["disrupted"]])   # by cancellation, then as given
@@ -146,7 +152,7 @@ def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
 
 
 def evaluate(decide, params: dict, traffic: dict) -> dict:
-    cost, incidents, malformed, rejected = 0.0, [], 0, []
+    cost, incidents, malformed, rejected, rows = 0.0, [], 0, [], []
     st = {k: 0 for k in ("pax", "auto", "desk", "offloaded", "split", "coterm", "delay_min", "comp", "hotel",
                          "misconnects", "umnr_auto", "stranded", "prm_missed")}
     for plan in traffic["plans"]:
@@ -175,13 +181,17 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
             cost += (sim.DELAY_EUR_PER_MIN * delay + comp + sim.MEAL_EUR * (eu and delay >= 120)
                      + sim.HOTEL_EUR * (eu and night and desk) + sim.DESK_EUR * desk + sim.COTERM_EUR * coterm
                      + sim.SPLIT_EUR * (pid in r["split"]))
+            # what the people watching the day see of this passenger (the trial report only)
+            rows.append({"pax_id": pid, "pnr": p["pnr"], "ssr": p["ssr"], "desk": desk, "why": r["why"].get(pid),
+                         "split": pid in r["split"], "hotel": bool(eu and night and desk), "coterm": coterm,
+                         "connecting": len(p["segments"]) > 1, "delay": delay, "found": bool(legs)})
             for k, n in (("desk" if desk else "auto", 1), ("pax", 1), ("delay_min", delay), ("comp", comp),
                          ("hotel", eu and night and desk), ("coterm", coterm), ("split", pid in r["split"])):
                 st[k] += n
     if malformed:
         incidents.append(f"malformed_output: {malformed} decision(s) Amadeus would reject: {rejected_text(rejected)}")
     summary = f"EUR {cost:,.0f} for {st['pax']} passengers: {st['auto']} auto-rebooked, {st['desk']} via the desk"
-    return {"kpi": round(cost, 2), "incidents": incidents, "summary": summary, "details": st}
+    return {"kpi": round(cost, 2), "incidents": incidents, "summary": summary, "details": st, "_pax": rows}
 
 
 grade = evaluation.grader(evaluate)

@@ -8,6 +8,60 @@ from fdegym_env.tasklib import evaluation
 
 from . import grader
 
+SHOWN = 3
+# who the desk sees, by what the agents have to do for them (first that applies)
+DESK_CLASSES = (
+    ("offloaded", "offloaded at the gate (no seat left)"),
+    ("prm_missed", "assisted passenger(s) whose connection was too short for OCS"),
+    ("rejected", "whose rebooking Amadeus rejected"),
+    ("umnr", "UMNR booking(s)"), ("ypta", "YPTA passenger(s) travelling alone"),
+    ("split", "from booking(s) the tool split across flights - the party won't travel apart"),
+    ("hotel", "owed a hotel for the night"),
+    ("connecting", "other connecting passenger(s)"), ("local", "other passenger(s) with no connection"))
+
+
+def _ids(ids: list[str]) -> str:
+    """'P1, P2' or, past SHOWN, 'P1, P2, P3; 3 of 7 shown'."""
+    return ", ".join(ids[:SHOWN]) + (f"; {SHOWN} of {len(ids)} shown" if len(ids) > SHOWN else "")
+
+
+def _desk_class(x: dict) -> str:
+    ssr = " ".join(x["ssr"])
+    if x["why"] in ("offloaded", "prm_missed", "rejected"):
+        return x["why"]
+    if "UMNR" in ssr:
+        return "umnr"
+    if "YPTA" in ssr:
+        return "ypta"
+    if x["split"]:
+        return "split"
+    return "hotel" if x["hotel"] else "connecting" if x["connecting"] else "local"
+
+
+def _desk_line(rows: list[dict], d: dict) -> str:
+    """Marek's count of the desk's day by what each passenger needed from an agent, with the first IDs."""
+    by: dict[str, list[str]] = {}
+    for x in rows:
+        if x["desk"]:
+            by.setdefault(_desk_class(x), []).append(x["pax_id"])
+    if not by:
+        return "Marek (recovery desk): nobody came to the desk from those flights."
+    parts = [f"{len(by[c])} {what} ({_ids(sorted(by[c]))})" for c, what in DESK_CLASSES if c in by]
+    return f"Marek (recovery desk): the desk got {d['desk']}: " + "; ".join(parts) + "."
+
+
+def _arrivals_line(rows: list[dict]) -> str:
+    """When the day's passengers got where they were going, the tool's and the desk's apart."""
+    def avg(xs):
+        return f"{sum(x['delay'] for x in xs) / len(xs) / 60:.1f} h" if xs else "-"
+    auto, desk = [x for x in rows if not x["desk"]], [x for x in rows if x["desk"]]
+    late = sorted(x["pax_id"] for x in rows if x["delay"] >= 120)
+    coterm = sum(x["coterm"] for x in auto)
+    return (f"Arrivals: the tool's {len(auto)} {avg(auto)} late on average"
+            + (f" ({coterm} via the other airport of the city)" if coterm else "")
+            + f", the desk's {len(desk)} {avg(desk)}; {len(late)} passengers arrived 2 hours or more late"
+            + (f" ({_ids(late)})" if late else "") + ".")
+
 
 def _minors_line(traffic: dict, incs: list[str]) -> str:
     """Marek's report of the children travelling alone the tool moved itself, as the desk would name
@@ -55,10 +109,9 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
         lines.append("Conor (OCC systems): Amadeus rejected part of the tool's output, so those passengers landed "
                      "in the desk queue after all - " + "; and ".join(
                          i.split(": ", 1)[1] for i in inc if i.startswith("malformed_output")) + ".")
+    lines.append(_desk_line(out["_pax"], d))
+    lines.append(_arrivals_line(out["_pax"]))
     if not kinds - {"malformed_output"}:
-        if d["split"]:
-            lines.append(f"Marek: {d['split']} passengers from families or groups turned up at the desk because the "
-                         "tool had put them on different flights from the rest of their booking.")
         if d["offloaded"]:
             lines.append(f"Niamh: {d['offloaded']} rebooked passengers were offloaded at the gate - the flights they "
                          "were put on were full once everyone showed up.")
@@ -68,7 +121,8 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
         if d["desk"] > 0.5 * max(1, d["pax"]):
             lines.append("Marek: the desk queue would still have been most of the flight. No change for my lads.")
         elif not (d["split"] or d["offloaded"] or d["prm_missed"]):
-            lines.append("Deirdre: that's the kind of day I want to see - short queue, no complaints in the inbox.")
+            lines.append(f"Deirdre: that's the kind of day I want to see - {d['desk']} of {d['pax']} at the desk, "
+                         "nobody misconnected, no child moved without the desk, no complaints in the inbox.")
     return {"feedback": "\n".join(lines), "facts": facts, "topics": topics,
             "stats": {k: d[k] for k in ("pax", "auto", "desk", "misconnects", "umnr_auto", "stranded", "split")},
             "extra_cost": 0.0}

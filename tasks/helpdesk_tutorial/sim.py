@@ -7,7 +7,11 @@ tickets it replays come from tickets.py.
   wrong queue waits for that queue, costs a look (30 min), and is reassigned; the receiving team
   re-triages it and it joins their queue at P3 (the desk's handover rule).
   Capacity is finite: each queue answers only so many P2s (and its on-call so many pages) a day;
-  past that, urgent tickets wait like P3s. Inflating priorities therefore buys nothing.
+  past that, urgent tickets wait like P3s. A P2 is for somebody on the floor who cannot work
+  (``P2_OK``), P4 for joiners/leavers: the analyst who picks up a ticket raised above what its kind
+  earns re-triages it down, so it keeps its place in the lower queue, but a raised P2 has used one of
+  the day's expedite slots and the real P2s after it wait like P3s. Inflating priorities therefore
+  buys nothing.
 * ``kpi``: lost user-hours plus 10 hours for every wasted page (P1 to a team that cannot fix it, or
   for a fault that did not justify it). Lost user-hours = users x share of their work stopped x
   hours until fixed, capped: a dead handheld stops a picker completely but only for the rest of the
@@ -44,6 +48,14 @@ IMPACT = {"scanner": (1.0, 8.0), "outage": (1.0, 8.0), "password": (0.5, 24.0), 
           "wms": (0.5, 16.0), "email": (0.2, 40.0), "laptop": (0.2, 40.0), "mfp": (0.1, 40.0),
           "network": (0.2, 40.0), "starter": (0.1, 40.0)}
 PAGE_COST_H = 10.0
+# kinds where somebody on the floor cannot work: what the desk's P2 is for (handbook, priorities)
+P2_OK = frozenset({"scanner", "outage", "labels", "wms"})
+RANK = {"P1": 1, "P2": 2, "P3": 3, "P4": 4}
+
+
+def earned(kind: str) -> str:
+    """The most urgent priority short of a page that the desk's priority table gives this kind."""
+    return "P2" if kind in P2_OK else "P4" if kind == "starter" else "P3"
 
 
 @lru_cache(maxsize=1 << 15)   # pure: every grading replays the same opening times (speed)
@@ -59,13 +71,16 @@ def _take(load: dict | None, key: tuple, cap: int) -> bool:
     return load[key] <= cap
 
 
-def _pickup(t: datetime, queue: str, prio: str, paged: bool, load: dict | None = None) -> datetime:
+def _pickup(t: datetime, queue: str, prio: str, paged: bool, load: dict | None = None,
+            deserves: str = "P1") -> datetime:
     day = t.date().isoformat()
     if prio == "P1" and paged and queue in ONCALL and _take(load, (queue, day, "P1"), CAP_P1[queue]):
         return t + timedelta(minutes=30)
     p = "P2" if prio == "P1" else prio
     if p == "P2" and not _take(load, (queue, day, "P2"), CAP_P2[queue]):
         p = "P3"
+    if RANK[p] < RANK[deserves]:                       # raised above its kind: re-triaged on pickup
+        p = deserves
     table = VENDOR_RESPONSE if queue == "vendor_korvex" else RESPONSE
     return add_business_hours(t, table[p], queue)
 
@@ -74,7 +89,7 @@ def resolve(opened: datetime, queue: str, prio: str, truth: dict, load: dict | N
     """(hours until fixed, wasted page?) for one ticket routed to (queue, prio). ``load`` holds the
     per-day capacity counters of one replay (tickets must be resolved in the order they were opened)."""
     owner = truth["owner"]
-    t = _pickup(opened, queue, prio, True, load)
+    t = _pickup(opened, queue, prio, True, load, earned(truth["kind"]))
     wasted = prio == "P1" and (queue != owner or not truth["p1_ok"] or queue not in ONCALL)
     if queue != owner:
         t = t + timedelta(minutes=30)                  # the wrong team looks, then reassigns

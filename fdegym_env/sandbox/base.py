@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, cast
 
+from fdegym_env.sandbox.inside.common import Capped  # the executor's own head-and-tail buffer
+
 OUTPUT_CAP = 64_000          # bytes kept for the caller: head and tail halves
 HARD_OUTPUT_LIMIT = 8_000_000  # a command producing more than this is stopped
 SANDBOX_WORKDIR = "/workspace"
@@ -40,34 +42,6 @@ class RunResult:
         return self.exit_code == 0 and not self.timed_out
 
 
-class _CappedBuffer:
-    """Keeps the first and last ``cap/2`` bytes of a stream and counts the rest."""
-
-    def __init__(self, cap: int):
-        self.half = cap // 2
-        self.head = bytearray()
-        self.tail = bytearray()
-        self.total = 0
-
-    def add(self, chunk: bytes) -> None:
-        self.total += len(chunk)
-        room = self.half - len(self.head)
-        if room > 0:
-            self.head += chunk[:room]
-            chunk = chunk[room:]
-        if chunk:
-            self.tail += chunk
-            if len(self.tail) > self.half:
-                del self.tail[: len(self.tail) - self.half]
-
-    def text(self) -> tuple[str, bool]:
-        cut = self.total - len(self.head) - len(self.tail)
-        head = self.head.decode("utf-8", "replace")
-        if cut <= 0:
-            return head + self.tail.decode("utf-8", "replace"), False
-        return (head + f"\n[... {cut} bytes of output cut ...]\n" + self.tail.decode("utf-8", "replace")), True
-
-
 def run_process(argv: list[str], *, stdin: bytes | None, timeout_s: float, cap: int = OUTPUT_CAP,
                 env: dict[str, str] | None = None, cwd: str | None = None, preexec=None,
                 kill_group: bool = True, hard_limit: int = HARD_OUTPUT_LIMIT) -> RunResult:
@@ -85,7 +59,7 @@ def run_process(argv: list[str], *, stdin: bytes | None, timeout_s: float, cap: 
         except BrokenPipeError:
             pass
         pipe_in.close()
-    out_buf, err_buf = _CappedBuffer(cap), _CappedBuffer(cap // 4)
+    out_buf, err_buf = Capped(cap), Capped(cap // 4)
     bufs = {stdout.fileno(): out_buf, stderr.fileno(): err_buf}
     open_fds = set(bufs)
     timed_out = flood = False

@@ -24,6 +24,34 @@ if TYPE_CHECKING:   # annotations only (see __init__.py)
     from typing import Any, Callable, Dict, Optional, Tuple
 
 
+class Capped(object):
+    """The head and the tail of a stream, ``cap`` bytes in all."""
+
+    def __init__(self, cap: int) -> None:
+        self.half = max(1, cap // 2)
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+
+    def add(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        room = self.half - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        if chunk:
+            self.tail += chunk
+            if len(self.tail) > self.half:
+                del self.tail[:len(self.tail) - self.half]
+
+    def text(self) -> "Tuple[str, bool]":
+        cut = self.total - len(self.head) - len(self.tail)
+        head = self.head.decode("utf-8", "replace")
+        if cut <= 0:
+            return head + self.tail.decode("utf-8", "replace"), False
+        return head + "\n[... %d bytes of output cut ...]\n" % cut + self.tail.decode("utf-8", "replace"), True
+
+
 def frame(header: "Any", body: bytes = b"") -> bytes:
     data = json.dumps(header).encode("utf-8") + b"\n" + body
     return struct.pack(">Q", len(data)) + data

@@ -14,7 +14,7 @@ import sys
 import threading
 import time
 
-from .common import pump, read_frame, supervise, write_frame
+from .common import Capped, pump, read_frame, supervise, write_frame
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:   # annotations only: the executor does not import typing for them
@@ -54,34 +54,6 @@ def setup(cfg: "Dict[str, Any]") -> None:
         ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)   # PR_SET_DUMPABLE 0: /proc/1/fd is closed to commands
     except Exception:
         pass
-
-
-class Capped(object):
-    """The head and the tail of a stream, ``cap`` bytes in all."""
-
-    def __init__(self, cap: int) -> None:
-        self.half = max(1, cap // 2)
-        self.head = bytearray()
-        self.tail = bytearray()
-        self.total = 0
-
-    def add(self, chunk: bytes) -> None:
-        self.total += len(chunk)
-        room = self.half - len(self.head)
-        if room > 0:
-            self.head += chunk[:room]
-            chunk = chunk[room:]
-        if chunk:
-            self.tail += chunk
-            if len(self.tail) > self.half:
-                del self.tail[:len(self.tail) - self.half]
-
-    def text(self) -> "Tuple[str, bool]":
-        cut = self.total - len(self.head) - len(self.tail)
-        head = self.head.decode("utf-8", "replace")
-        if cut <= 0:
-            return head + self.tail.decode("utf-8", "replace"), False
-        return head + "\n[... %d bytes of output cut ...]\n" % cut + self.tail.decode("utf-8", "replace"), True
 
 
 def kill_others(_pid: int = 0) -> None:

@@ -295,10 +295,8 @@ class People:
                 matched = [t]
                 break
         parts, tags, facts = [], [], []
-        matched_by_tag: dict[str, dict[str, Any]] = {}
         now = self.clock.now()
         for t in matched[:MAX_TOPICS_PER_MESSAGE]:
-            matched_by_tag[t["id"]] = matched_by_tag[t["id"] + ":repeat"] = t
             key = person["id"] + "/" + t["id"]
             if not set(t.get("requires_facts", [])) <= self.known:
                 parts.append(t.get("requires_miss") or person["fallback"])
@@ -349,7 +347,8 @@ class People:
                     self.pointed.setdefault((person["id"], named), set()).add(tag.partition(":")[0])
         if self.not_to_hand:
             given = [i for i, tag in enumerate(tags) if tag.partition(":")[2] in ("", "repeat")]
-            missing = missing_details(message, [matched_by_tag[tags[i]]["answer"] for i in given]) if given else ()
+            by_id = {t["id"]: t for t in matched}
+            missing = missing_details(message, [by_id[tags[i].partition(":")[0]]["answer"] for i in given]) if given else ()
             if missing:     # asked for a figure or date the paragraph lacks: say so, then say what they know
                 parts.insert(given[0], not_to_hand_line(missing))
                 tags.append(NOT_TO_HAND_TAG)

@@ -144,6 +144,11 @@ OUTCOMES = ("on_topic", "dont_know", "wrong_referral", "missed", "wrong_paragrap
 _NOT_TOPICS = ("dont_know", "off_limits", "out_of_patience", "gone", "away", "auto_reply", NOT_TO_HAND_TAG)
 
 
+def _topics(tags: list[str]) -> set[str]:
+    """The topics a reply's tags say were told (gated, stalled or hedged included)."""
+    return {t.split(":", 1)[0] for t in tags if t not in _NOT_TOPICS and not t.startswith("refer:")}
+
+
 def classify(tags: list[str], expect: list[str] | str, refer: str | None = None) -> str:
     """One of :data:`OUTCOMES` for the tags of one reply.
 
@@ -158,7 +163,7 @@ def classify(tags: list[str], expect: list[str] | str, refer: str | None = None)
         >>> classify(["flags", "not_to_hand"], "dont_know"), classify(["flags", "not_to_hand"], ["ring"])
         ('dont_know', 'missed')
     """
-    topics = {t.split(":", 1)[0] for t in tags if t not in _NOT_TOPICS and not t.startswith("refer:")}
+    topics = _topics(tags)
     hedged = NOT_TO_HAND_TAG in tags
     if expect == "dont_know":
         if topics and not hedged:
@@ -199,7 +204,7 @@ def hedge_kind(tags: list[str], expect: list[str] | str) -> str | None:
     expected paragraph, which may hold what was asked, opened with "I don't have that"); else None."""
     if NOT_TO_HAND_TAG not in tags:
         return None
-    topics = {t.split(":", 1)[0] for t in tags if t not in _NOT_TOPICS and not t.startswith("refer:")}
+    topics = _topics(tags)
     return "needless" if expect != "dont_know" and topics & set(expect) else "needed"
 
 

@@ -7,15 +7,15 @@ from __future__ import annotations
 import pytest
 
 from fdegym_env.core.registry import load_task
-from fdegym_env.people import People, make_router
+from fdegym_env.people import People
+from tests.tasks.people_of import people_of
 
 TASK = load_task("billing_dispute")
 T = TASK.module("traffic")
 
 
 def people(variant: str) -> People:
-    spec = TASK.people_spec(TASK.variant(variant))
-    return People(spec, make_router("semantic", spec["people"]))
+    return people_of("billing_dispute", variant)
 
 
 SCOPE = [

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from fdegym_env.core.registry import load_task
-from fdegym_env.people import People, make_router
+from tests.tasks.people_of import people_of
 
 MESSAGES = [
     "Tom - the PhotoDrop route is waiting on your sign-off. With it on, a photo-less FNOL is set up at once and the "
@@ -23,7 +22,5 @@ MESSAGES = [
 @pytest.mark.parametrize("variant", ["base", "sample:3368", "sample:5443"])
 @pytest.mark.parametrize("message", MESSAGES)
 def test_tom_answers_photodrop_sign_off_requests(variant, message):
-    task = load_task("claims_fasttrack")
-    spec = task.people_spec(task.variant(variant))
-    res = People(spec, make_router("semantic", spec["people"])).contact("tom_brennan", message)
+    res = people_of("claims_fasttrack", variant).contact("tom_brennan", message)
     assert res.tags == ["photodrop_signoff"], (res.tags, res.reply)

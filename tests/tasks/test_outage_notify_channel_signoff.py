@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from fdegym_env.core.registry import load_task
-from fdegym_env.people import People, make_router
+from tests.tasks.people_of import people_of
 
 MESSAGES = [
     "Hi Marisol, quick decision in your area. 27 customers have only a landline on file in CIS; ONS texts them and "
@@ -23,8 +22,6 @@ MESSAGES = [
 @pytest.mark.parametrize("variant", ["base", "sample:9794", "sample:8639"])
 @pytest.mark.parametrize("message", MESSAGES)
 def test_marisol_decides_the_landline_channel(variant, message):
-    task = load_task("outage_notify")
-    spec = task.people_spec(task.variant(variant))
-    res = People(spec, make_router("semantic", spec["people"])).contact("marisol_vance", message)
+    res = people_of("outage_notify", variant).contact("marisol_vance", message)
     assert "scope_signoff" in res.tags, (res.tags, res.reply)
     assert "automated voice call" in res.reply

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from fdegym_env.core.registry import load_task
-from fdegym_env.people import People, make_router
+from tests.tasks.people_of import people_of
 
 PLAYTEST = ("Hi Kasia - LBHealthCheckFailed in the router. Plan: dedup on lb/pool/member (dropping the #gNNNN "
             "suffix), page once when a member starts flapping (1-3 failed checks, back in rotation within a minute "
@@ -23,8 +22,6 @@ PARAPHRASES = [
 @pytest.mark.parametrize("variant", ["base", "sample:3", "sample:4713"])
 @pytest.mark.parametrize("message", PARAPHRASES)
 def test_kasia_says_what_she_wants_for_lb_flaps(variant, message):
-    task = load_task("pager_fatigue")
-    spec = task.people_spec(task.variant(variant))
-    res = People(spec, make_router("semantic", spec["people"])).contact("kasia_wrona", message)
+    res = people_of("pager_fatigue", variant).contact("kasia_wrona", message)
     assert "lb_flaps" in res.tags, (res.tags, res.reply)
     assert "NET ticket" in res.reply

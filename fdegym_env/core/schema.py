@@ -127,6 +127,9 @@ class VariantsFile(BaseModel):
     def _base(self) -> "VariantsFile":
         if "base" not in self.variants:
             raise ValueError("needs a 'base' variant")
+        for name, v in self.variants.items():
+            if name != "base" and not v.angle:
+                raise ValueError(f"{name}: field 'angle' (the kind of change) is required for a named variant")
         return self
 
 

@@ -186,14 +186,7 @@ def _read_yaml(path: Path) -> Any:
         raise TaskFormatError(f"{path}: not valid YAML: {e}") from None
 
 
-def _need(data: dict, key: str, typ: type | tuple[type, ...], where: str) -> Any:
-    if not isinstance(data, dict) or key not in data:
-        raise TaskFormatError(f"{where}: missing field {key!r}")
-    value = data[key]
-    if not isinstance(value, typ):
-        names = typ.__name__ if isinstance(typ, type) else " or ".join(t.__name__ for t in typ)
-        raise TaskFormatError(f"{where}: field {key!r} should be {names}, got {type(value).__name__} ({value!r})")
-    return value
+_LIMITS: dict[str, float] = {"max_turns": 150, "max_customer_days": 30, "max_wall_seconds": 3600}
 
 
 @dataclass(frozen=True)
@@ -249,44 +242,28 @@ class Task:
         data = _read_yaml(path / "task.yaml")
         if not isinstance(data, dict):
             raise TaskFormatError(f"{where}: expected a mapping at the top level")
-        task_id = _need(data, "id", str, where)
-        if task_id != path.name:
-            raise TaskFormatError(f"{where}: field 'id' is {task_id!r} but the folder is {path.name!r}")
-        if not re.fullmatch(r"[a-z0-9_]+", task_id):
-            raise TaskFormatError(f"{where}: field 'id' must match [a-z0-9_]+, got {task_id!r}")
-        metric = _need(data, "metric", dict, where)
-        for k in ("name", "unit", "direction"):
-            _need(metric, k, str, where + ": metric")
-        if metric["direction"] not in ("maximize", "minimize"):
-            raise TaskFormatError(f"{where}: metric.direction must be maximize or minimize, got {metric['direction']!r}")
-        eps = []
-        for i, ep in enumerate(_need(data, "entry_points", list, where)):
-            w = f"{where}: entry_points[{i}]"
-            eps.append(EntryPoint(_need(ep, "module", str, w), _need(ep, "function", str, w), str(ep.get("doc", "")),
-                                  ep.get("timeout_s"), ep.get("output")))
-        limits: dict[str, float] = {"max_turns": 150, "max_customer_days": 30, "max_wall_seconds": 3600}
-        limits.update(data.get("limits") or {})
-        from fdegym_env.people.routers import ROUTER_NAMES
-        router = data.get("router", "semantic")
-        if router not in ROUTER_NAMES:
-            raise TaskFormatError(f"{where}: field 'router' must be semantic, lexical, regex or llm, got {router!r}")
-        title = _need(data, "title", str, where)
-        agent_title = data.get("agent_title")
+        from fdegym_env.core import schema  # types, unknown keys and typos, with a did-you-mean
+        spec = schema.check("task.yaml", data, where)
+        assert isinstance(spec, schema.TaskFile)
+        if spec.id != path.name:
+            raise TaskFormatError(f"{where}: field 'id' is {spec.id!r} but the folder is {path.name!r}")
+        agent_title = spec.agent_title
         if agent_title is not None:
-            if not isinstance(agent_title, str) or not agent_title.strip():
+            if not agent_title.strip():
                 raise TaskFormatError(f"{where}: field 'agent_title' should be a non-empty string (the sponsor's framing "
                                       f"shown at L2/L3) or absent (no title there), got {agent_title!r}")
-            if " ".join(agent_title.lower().split()) == " ".join(title.lower().split()):
-                raise TaskFormatError(f"{where}: field 'agent_title' repeats the catalog 'title' ({title!r}); the catalog "
-                                      "title may name the hidden problem, so L2/L3 need the sponsor's own framing "
-                                      "instead (or no agent_title at all)")
+            if " ".join(agent_title.lower().split()) == " ".join(spec.title.lower().split()):
+                raise TaskFormatError(f"{where}: field 'agent_title' repeats the catalog 'title' ({spec.title!r}); the "
+                                      "catalog title may name the hidden problem, so L2/L3 need the sponsor's own "
+                                      "framing instead (or no agent_title at all)")
             agent_title = agent_title.strip()
-        task = cls(path=path, id=task_id, version=int(_need(data, "version", int, where)),
-                   title=title, sector=_need(data, "sector", str, where),
-                   customer=_need(data, "customer", str, where), sponsor=_need(data, "sponsor", dict, where),
-                   metric=metric, entry_points=tuple(eps), limits=limits,
-                   held_out_seed=int(data.get("held_out_seed", 1)), router=router, raw=data,
-                   agent_title=agent_title)
+        eps = tuple(EntryPoint(ep.module, ep.function, ep.doc, ep.timeout_s,
+                               ep.output.model_dump() if ep.output is not None else None)
+                    for ep in spec.entry_points)
+        task = cls(path=path, id=spec.id, version=spec.version, title=spec.title, sector=spec.sector,
+                   customer=spec.customer, sponsor=spec.sponsor.model_dump(), metric=spec.metric.model_dump(),
+                   entry_points=eps, limits={**_LIMITS, **(data.get("limits") or {})}, held_out_seed=spec.held_out_seed,
+                   router=spec.router, raw=data, agent_title=agent_title)
         for sub in ("world", "briefs"):
             if not (path / sub).is_dir():
                 raise TaskFormatError(f"{path / sub}: missing folder (see docs/task_format.md)")
@@ -294,8 +271,6 @@ class Task:
             if not (path / "briefs" / f"{level}.md").is_file():
                 raise TaskFormatError(f"{path / 'briefs' / (level + '.md')}: missing brief for level {level}")
         _ = task.variants, task.truth  # validate eagerly
-        from fdegym_env.core import schema  # the full schema: unknown keys and typos, with a did-you-mean
-        schema.check("task.yaml", data, where)
         if (path / "menu.yaml").is_file():
             schema.check("menu.yaml", _read_yaml(path / "menu.yaml"), str(path / "menu.yaml"))
         check_module_interfaces(path)
@@ -310,21 +285,12 @@ class Task:
     def variants(self) -> dict[str, Variant]:
         where = str(self.path / "variants.yaml")
         data = _read_yaml(self.path / "variants.yaml")
-        if not isinstance(data, dict) or "base" not in data:
-            raise TaskFormatError(f"{where}: needs a mapping with a 'base' variant")
-        base_params = _need(data["base"], "params", dict, where + ": base")
-        out = {}
-        for name, v in data.items():
-            w = f"{where}: {name}"
-            params = dict(base_params)
-            params.update(_need(v, "params", dict, w) if name != "base" else {})
-            angle = v.get("angle")
-            if name != "base" and not angle:
-                raise TaskFormatError(f"{w}: field 'angle' (the kind of change) is required for a named variant")
-            out[name] = Variant(name, params, angle, tuple(v.get("right_here") or ()))
         from fdegym_env.core import schema
-        schema.check("variants.yaml", data, where)
-        return out
+        spec = schema.check("variants.yaml", data, where)
+        assert isinstance(spec, schema.VariantsFile)
+        base = spec.variants["base"].params
+        return {name: Variant(name, {**base, **v.params} if name != "base" else dict(base), v.angle, tuple(v.right_here))
+                for name, v in spec.variants.items()}
 
     @property
     def has_sampler(self) -> bool:

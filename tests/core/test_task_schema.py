@@ -67,7 +67,7 @@ def test_limits_typo_names_the_field_and_suggests(tmp_path):
 @pytest.mark.parametrize("file,edit,expect", [
     ("task.yaml", lambda t: t.__setitem__("titel", "x"), "titel: unknown field. Did you mean 'title'?"),
     ("task.yaml", lambda t: t["metric"].__setitem__("direction", "up"),
-     "metric.direction must be maximize or minimize, got 'up'"),
+     "metric.direction: Input should be 'maximize' or 'minimize' (got 'up')"),
     ("task.yaml", lambda t: t.__setitem__("process", "forever"), "process: Input should be 'per_call' or 'persistent'"),
     ("task.yaml", lambda t: t["entry_points"][0].__setitem__("fucntion", "x"),
      "entry_points[0].fucntion: unknown field. Did you mean 'function'?"),

@@ -41,6 +41,7 @@ from fdegym_env.core.paths import cache_dir, scratch_dir
 from fdegym_env.core.task import Task, Variant
 from fdegym_env.core.workspace import MAX_DELIVERY_BYTES, SCRATCH_DIR, copy_file, world_snapshot
 from fdegym_env.sandbox import make_sandbox, resolve_backend
+from fdegym_env.sandbox.inside import source, with_values
 
 log = logging.getLogger(__name__)
 
@@ -48,20 +49,7 @@ RESOLVED_AT = 0.8
 CALL_TIMEOUT_S = 10.0
 RESULT_CAP = 32 << 20
 _MARK = "\x1e\x1eFDEGYM-RESULT\x1e\x1e"
-_DRIVER = r"""
-import importlib, json, sys, traceback
-real = sys.stdout
-sys.stdout = sys.stderr
-try:
-    args = json.loads(sys.stdin.buffer.read().decode("utf-8"))
-    sys.path.insert(0, ".")
-    fn = getattr(importlib.import_module(sys.argv[1]), sys.argv[2])
-    payload = json.dumps({"ok": True, "value": fn(*args)})
-except BaseException:
-    payload = json.dumps({"ok": False, "error": traceback.format_exc()[-3000:]})
-real.write(MARK + payload)
-real.flush()
-""".replace("MARK", repr(_MARK))
+_DRIVER = with_values(source("call_driver"), MARK=_MARK)
 
 
 PROCESS_MODES = ("persistent", "per_call")

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from fdegym_env.grading import grade
 from fdegym_env.harness import clients, delivered, servers
 from fdegym_env.sandbox import executor, worker
 from fdegym_env.sandbox.inside import source, with_values
@@ -41,7 +42,8 @@ def _is_type_checking(node: ast.If) -> bool:
 
 def test_the_programs_are_there():
     names = {p.stem for p in PROGRAMS}
-    assert {"common", "worker_main", "executor_main", "ask", "pilot", "delivered_wrapper", "llm_client"} <= names
+    assert {"common", "worker_main", "executor_main", "ask", "pilot", "delivered_wrapper", "llm_client",
+            "call_driver"} <= names
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
@@ -82,6 +84,7 @@ def test_the_launched_texts_are_the_files():
     assert worker.WORKER_SRC == source("worker_main")
     assert executor.EXECUTOR_SRC == source("executor_main")
     assert servers.LLM_CLIENT == (INSIDE / "llm_client.py").read_text(encoding="utf-8")
+    assert grade._DRIVER == with_values(source("call_driver"), MARK=grade._MARK)
     common = (INSIDE / "common.py").read_text(encoding="utf-8")
     for name, src in (("worker_main", worker.WORKER_SRC), ("executor_main", executor.EXECUTOR_SRC)):
         own = (INSIDE / f"{name}.py").read_text(encoding="utf-8")
@@ -119,7 +122,8 @@ def test_ask_without_a_server_fails_cleanly(tmp_path):
 
 
 # --- the guard: no program in a string literal -------------------------------------------------------
-GUARD_LINES = 15   # longer literals that parse as a program fail the guard (the shortest one moved out had 21)
+GUARD_LINES = 13   # literals this long that parse as a program fail the guard (the grading call driver had 13;
+#                   the bypass probes' short attack payloads, up to 12, stay as data)
 
 
 def programs_in_strings(root: Path, min_lines: int) -> list[tuple[str, int, int]]:

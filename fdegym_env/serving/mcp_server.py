@@ -178,7 +178,8 @@ def serve_http(pool, host: str = "127.0.0.1", port: int = 8766) -> None:
     import signal
 
     import uvicorn
-    app = build_http_server(pool).streamable_http_app(stateless_http=True, host=host)
+    # plain JSON replies: no SSE stream per request (the tools send no progress notifications)
+    app = build_http_server(pool).streamable_http_app(stateless_http=True, json_response=True, host=host)
 
     def _exit(signum, frame):  # uvicorn re-raises the signal it caught once it has shut down
         raise SystemExit(0)

@@ -103,10 +103,22 @@ class TaskFile(_Strict):
         None, description="per_call: a fresh process per entry-point call; persistent: one process per grading")
     levels: Optional[list[Literal["L0", "L1", "L2", "L3"]]] = None
     tutorial: bool = False
+    runtime_state: list[str] = Field(
+        default_factory=list, description="folders under system/ that hold production's own runtime state (e.g. "
+                                          "state): a deployment gets them empty, never the workspace's copy")
     scheduled_dates_ok: list[str] = Field(
         default_factory=list, description="world paths (globs) whose dates after the start clock are scheduled "
                                           "items, not history (validate's future-records check)")
     notes: Optional[str] = Field(None, description="for authors; never shown to the agent")
+
+    @model_validator(mode="after")
+    def _state_folders(self) -> "TaskFile":
+        for i, f in enumerate(self.runtime_state):
+            parts = f.strip("/").split("/")
+            if f.startswith("/") or not f.strip("/") or any(x in ("", ".", "..") for x in parts) or "*" in f:
+                raise ValueError(f"runtime_state[{i}] {f!r}: a folder path relative to system/ (e.g. 'state'), "
+                                 "no '..', '.', globs or leading '/'")
+        return self
 
 
 # --- variants.yaml -------------------------------------------------------------------------------------

@@ -430,6 +430,13 @@ class Task:
     deployed_folder: ClassVar[str | None] = "system"
 
     @property
+    def runtime_state(self) -> tuple[str, ...]:
+        """task.yaml ``runtime_state``: folders of the deployed folder that are production's own runtime
+        state (a sqlite db, a dedup file). A deployment gets each of them empty, so what the agent's own
+        runs left there neither changes a grade or trial nor re-keys their caches."""
+        return tuple(str(f).strip("/") for f in self.raw.get("runtime_state") or ())
+
+    @property
     def world_path(self) -> Path:
         """The folder the workspace starts as a copy of."""
         return self.path / "world"

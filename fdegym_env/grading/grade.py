@@ -106,7 +106,8 @@ class Deployment:
         if src.is_dir():
             try:
                 part = src.relative_to(Path(workspace))
-                skipped = _copy_into(src, self.workspace / part, self.sandbox.uid if self.sandbox else None)
+                skipped = _copy_into(src, self.workspace / part, self.sandbox.uid if self.sandbox else None,
+                                     task.runtime_state if task.deployed_folder else ())
                 self.not_deployed = [f"{part.as_posix()}/{s}" if part.parts else s for s in skipped]
             except TreeTooLarge:
                 self._discard()
@@ -216,10 +217,12 @@ def _empty(folder: Path) -> None:
             p.unlink()
 
 
-def _copy_into(src: Path, dest: Path, uid: int | None) -> list[str]:
+def _copy_into(src: Path, dest: Path, uid: int | None, state: tuple[str, ...] = ()) -> list[str]:
     """Copy the delivered folder as it is: folders, files, symlinks (as links). Pipes, sockets, devices
-    and paths too long to make are left out; returns what was left out (``"<path>: <why>"``)."""
-    report = copy_tree(src, dest, skip=lambda rel, name: name in ("__pycache__", SCRATCH_DIR),
+    and paths too long to make are left out; returns what was left out (``"<path>: <why>"``). Never
+    copied: ``__pycache__`` (bytecode of the agent's runs), the env's scratch folder, and what is inside
+    the task's runtime-state folders ``state`` (production's own: each arrives empty)."""
+    report = copy_tree(src, dest, skip=lambda rel, name: name in ("__pycache__", SCRATCH_DIR) or rel in state,
                        copy_function=copy_file, max_bytes=MAX_DELIVERY_BYTES)
     if uid is not None:
         from fdegym_env.sandbox.executor_sandbox import chown_tree
@@ -325,22 +328,23 @@ def deployed_source(task: Task, workspace: Path) -> Path:
 def deployed_digest(task: Task, workspace: Path) -> str:
     """Hash of what a deployment of ``workspace`` receives: the key of the grade and trial caches, so
     notes or scratch files outside ``system/`` do not re-grade."""
-    return workspace_digest(deployed_source(task, workspace))
+    return workspace_digest(deployed_source(task, workspace), task.runtime_state if task.deployed_folder else ())
 
 
-def workspace_digest(workspace: Path) -> str:
+def workspace_digest(workspace: Path, state: tuple[str, ...] = ()) -> str:
     """Hash of every file's path and bytes under ``workspace`` (symlinks by their target text), but
     for the env's own scratch folder (saved ``run`` outputs), which grading never copies.
 
     Walked depth first in name order without recursion (a folder thousands of levels deep is fine),
     names hashed as bytes (a name that is not UTF-8 too); special files (pipes, sockets) are not
     deployed and not hashed. On every episode end it runs before the grade cache can answer, so it
-    must cost less than the grading."""
+    must cost less than the grading. What is inside the folders ``state`` (relative to ``workspace``: a
+    task's runtime state, which no deployment receives) is left out too."""
     h = hashlib.sha256()
     root = os.fspath(workspace)
     if not os.path.isdir(root):        # e.g. the agent deleted system/: nothing is deployed
         return h.hexdigest()
-    skip = lambda rel, name: name == "__pycache__" or (not rel and name == SCRATCH_DIR)  # noqa: E731
+    skip = lambda rel, name: name == "__pycache__" or (not rel and name == SCRATCH_DIR) or rel in state  # noqa: E731
     for e in walk_tree(root, skip):    # names as bytes: a name that is not UTF-8 hashes too
         r = os.fsencode(e.rel)
         mode = e.st.st_mode

@@ -60,7 +60,7 @@ class _Family:
         self.how = None            # auto | desk | legal
         self.desk_pending = None   # time the desk will publish it, if held and within capacity
         self.killed_at = None
-        self.corrections: list = []   # [time, handled, guid of the corrected version]
+        self.corrections: list = []   # [time, handled, guid of the corrected version, run as a second story]
 
     def live_at(self, t) -> bool:
         return self.start is not None and self.start <= t < self.end
@@ -107,7 +107,7 @@ class _Site:
         if kind == "kill" and fam is not None and fam.killed_at is None:
             fam.killed_at = t0
         if kind == "version" and fam is not None:
-            fam.corrections.append([t, False, g])
+            fam.corrections.append([t, False, g, False])
         if act in ("publish", "schedule"):
             when = t
             if act == "schedule":
@@ -120,7 +120,7 @@ class _Site:
                 self.advisory_pub += 1
                 self.advisory_examples.append(g)
             elif kind == "version" and fam.live_at(t):
-                pass                # published as a duplicate; the old version stays: stale
+                fam.corrections[-1][3] = True   # published as a second story; the old version stays: stale
             else:
                 if kind == "version":
                     fam.corrections[-1][1] = True
@@ -215,6 +215,13 @@ def evaluate(decide, params: dict, traffic) -> dict:
               "legal_autopublished": 0}
     inc = {"kill": [], "emb": [], "legal": []}
     ex = {"killed_live": [], "embargo_broken": [], "legal": [], "stale": []}
+    # every story by what became of it, in the metric's terms (the trial's tally; never graded)
+    tally: dict[str, dict[str, list]] = {
+        "out": {"on_time": [], "late": [], "desk": [], "never": []},
+        "kills": {"over_hour": [], "within_hour": [], "not_up": []},
+        "embargo": {"before": [], "at_or_after": []},
+        "corrections": {"second_story": [], "not_applied": [], "applied": [], "moot": []},
+        "legal": {"unreviewed": [], "reviewed": [], "not_out": []}}
     legal_by_stage: dict[str, int] = {}
     legal_unnamed = 0
     for fam in site.fams.values():
@@ -223,6 +230,7 @@ def evaluate(decide, params: dict, traffic) -> dict:
         w = PRIORITY_W.get(int(tr["priority"]), 1.0) * (CRIME_W if tr["crime"] else 1.0)
         slug = slug_of.get(fam.root) or fam.root
         emb = parse_iso(tr["embargo_utc"]) if tr.get("embargo_utc") else None
+        this = {"slug": slug, "guid": fam.root, "agency": tr["agency"]}
         if tr.get("killed"):
             kill_t = kill_time.get(fam.root)
             if kill_t is not None and fam.start is not None and fam.end > kill_t:
@@ -235,18 +243,32 @@ def evaluate(decide, params: dict, traffic) -> dict:
                     inc["kill"].append(f"killed_live: {slug} ({fam.root}) live "
                                        f"{'until the end of the window' if mins == math.inf else f'{mins:.0f} min'} "
                                        f"after the agency's kill")
+                    tally["kills"]["over_hour"].append(ex["killed_live"][-1])
                 elif mins > 0:
                     harm["kill"] += H_KILL_SHORT
+                    tally["kills"]["within_hour"].append(dict(this, minutes=round(mins)))
+            elif kill_t is not None:
+                tally["kills"]["not_up"].append(this)
         elif fam.start is not None:
             if fam.how == "auto":
                 due = max(parse_iso(tr["t"]), emb) if emb else parse_iso(tr["t"])
                 late = (fam.start - due).total_seconds() / 60
                 f = 1.0 if late <= 20 else 0.7 if late <= 120 else 0.4
                 counts["published_on_time"] += f == 1.0
+                tally["out"]["on_time" if f == 1.0 else "late"].append(dict(this, minutes=round(late)))
             else:
                 f = 0.5 if fam.how == "legal" else 0.6
                 counts["held"] += 1
+                tally["out"]["desk"].append(dict(this, how=fam.how))
             value += w * f
+        else:
+            tally["out"]["never"].append(this)
+        if tr["legal"]:
+            tally["legal"]["unreviewed" if fam.how == "auto" else "reviewed" if fam.start is not None
+                           else "not_out"].append(this)
+        if emb is not None and fam.start is not None:
+            tally["embargo"]["before" if fam.how == "auto" and fam.start < emb else "at_or_after"].append(
+                dict(this, live=f"{fam.start:%H:%M}", embargo=f"{emb:%H:%M}"))
         if fam.start is not None and fam.how == "auto":
             if emb is not None and fam.start < emb:
                 harm["embargo"] += H_EMBARGO
@@ -266,12 +288,16 @@ def evaluate(decide, params: dict, traffic) -> dict:
                 legal_unnamed += not src.get("people")
                 inc["legal"].append(f"legal_autopublish: {slug} ({fam.root}) names a defendant in active "
                                     f"proceedings and went out without legal review")
-        for ct, handled, version in fam.corrections:
+        for ct, handled, version, second in fam.corrections:
             # the old version is live when the correction arrives, or goes live later (desk, schedule)
+            fix = dict(this, guid=version)
             if not handled and (fam.live_at(ct) or (fam.start is not None and fam.start > ct)):
                 stale += 1
                 stale_crime += bool(tr["crime"])
                 ex["stale"].append({"slug": slug, "guid": version, "agency": tr["agency"]})
+                tally["corrections"]["second_story" if second else "not_applied"].append(fix)
+            else:
+                tally["corrections"]["applied" if handled else "moot"].append(fix)
     harm["stale"] = H_STALE * (stale - stale_crime) + H_STALE_CRIME * stale_crime
     harm["wrong_unpublish"] = H_WRONG_UNPUB * site.wrong_unpub
     harm["advisory"] = H_ADVISORY * site.advisory_pub
@@ -296,7 +322,7 @@ def evaluate(decide, params: dict, traffic) -> dict:
                f"{counts['killed_exposed']}, embargo breaks {counts['embargo_broken']}, legal "
                f"{counts['legal_autopublished']}")
     return {"kpi": round(kpi, 4), "incidents": incidents, "summary": summary, "details": details,
-            "_misses": misses}     # every miss, for the trial report (grade() drops "_" keys)
+            "_misses": misses, "_tally": tally}   # for the trial report (grade() drops "_" keys)
 
 
 grade = evaluation.grader(evaluate)

@@ -18,8 +18,21 @@ STAGE_WORDS = {"arrest": "arrest", "charge": "charge", "court-hearing": "court a
                "appeal": "appeals", "inquest": "inquests"}
 FREE_WORDS = {"sentencing": "sentencing reports", "appeal": "appeal judgments", "inquest": "inquests"}
 TZ = {-4: "New York time (US Eastern, UTC-4 in April)",
-      -5: "Chicago time (US Central, UTC-5 in April) - their embargo desk moved to Chicago in March",
-      -7: "Los Angeles time (US Pacific, UTC-7 in April) - their embargo desk moved to LA in March"}
+      -5: "Chicago time (US Central, UTC-5 in April)",
+      -7: "Los Angeles time (US Pacific, UTC-7 in April)"}
+# how the field came to be on that clock: one story with the desk's move, whatever the variant
+CLOCK = {-4: "New York", -5: "Chicago", -7: "Los Angeles"}
+NOTICE = {-5: "CN-2026-06", -7: "CN-2026-07"}
+
+
+def tz_history(off: int) -> str:
+    """Meridian support's account of when the embargo field left UTC (and, where it did, when the desk moved)."""
+    told = ("Spec v2 (2019) said UTC; the 2024 platform migration put the field on our embargo desk's local "
+            "clock, announced in client notice CN-2024-17")
+    if off == -4:
+        return told + "."
+    return (told + f". The desk was in New York until it moved to {CLOCK[off]} on 2 March this year (client "
+            f"notice {NOTICE[off]}); since then the field has been {CLOCK[off]} time.")
 
 
 def prose(p: dict) -> dict:
@@ -48,8 +61,9 @@ def prose(p: dict) -> dict:
                 f"spike it (drop it), don't queue it. Only priority 1-{spike - 1} legal copy should come to us.")
     else:
         cap += "That covers everything legal needs to see; don't spike anything, and don't send us anything else."
-    return {"ukns_kill_text": uk, "mrd_tz_text": TZ[int(p["mrd_embargo_offset_h"])], "legal_scope_text": scope,
-            "capacity_text": cap}
+    off = int(p["mrd_embargo_offset_h"])
+    return {"ukns_kill_text": uk, "mrd_tz_text": TZ[off], "mrd_tz_history": tz_history(off),
+            "legal_scope_text": scope, "capacity_text": cap}
 
 
 def sample(rng: random.Random) -> dict:

@@ -51,6 +51,59 @@ def _stale(s: dict) -> str:
     return f"{_agency(s)} '{s['slug']}' (correction {s['guid']})"
 
 
+def _first(*groups: list):
+    """The first entry of the first group that has one (None when all are empty)."""
+    return next((g[0] for g in groups if g), None)
+
+
+def _eg(text: str | None) -> str:
+    return f" (e.g. {text})" if text else ""
+
+
+def _tally(t: dict, d: dict) -> list[str]:
+    """The day in the score's own terms (docs/metrics.md): how many stories went each way, with one example
+    each - one that went right where there is one (the people below name what went wrong), a late one first."""
+    n = {k: {o: len(v) for o, v in outcomes.items()} for k, outcomes in t.items()}
+
+    def name(e: dict) -> str:
+        return f"{_agency(e)} '{e['slug']}' ({e['guid']})"
+
+    out, k, m, c, g = n["out"], n["kills"], n["embargo"], n["corrections"], n["legal"]
+    held = sum(d.get("examples", {}).get("desk_days", {}).values())
+    e = _first(t["out"]["late"], t["out"]["on_time"])
+    stories = (f"  stories: {out['on_time']} out on time, {out['late']} out late, {out['desk']} out from the Held "
+               f"queue, {out['never']} never out"
+               + _eg(e and f"{name(e)} out {max(0, e['minutes'])} min after it arrived or its embargo lifted"))
+    e = _first(t["kills"]["within_hour"], t["kills"]["not_up"])
+    if e:
+        kill = f"{name(e)}, " + (f"down {e['minutes']} min after the kill" if "minutes" in e else
+                                 "not up when the kill came")
+    else:
+        kill = _killed(t["kills"]["over_hour"][0]) if t["kills"]["over_hour"] else None
+    kills = (f"  kills: {_count(sum(k.values()), 'story', 'stories')} withdrawn by their agency: {k['over_hour']} "
+             f"still up more than an hour after the kill, {k['within_hour']} taken down within the hour, "
+             f"{k['not_up']} not up when the kill came" + _eg(kill))
+    e = _first(t["embargo"]["at_or_after"], t["embargo"]["before"])
+    embargoes = (f"  embargoes: {_count(sum(m.values()), 'embargoed story', 'embargoed stories')} out: "
+                 f"{m['before']} before the embargo lifted, {m['at_or_after']} at or after it" + _eg(e and _embargo(e)))
+    e = _first(t["corrections"]["applied"], t["corrections"]["second_story"], t["corrections"]["not_applied"],
+               t["corrections"]["moot"])
+    fixes = (f"  corrections: {_count(sum(c.values()), 'corrected version', 'corrected versions')}: "
+             f"{c['applied']} applied to their story, {c['second_story']} run as a second story beside the old one, "
+             f"{c['not_applied']} not applied while the old text was out, {c['moot']} for a story that was not out"
+             + _eg(e and _stale(e)))
+    e = _first(t["legal"]["reviewed"], t["legal"]["unreviewed"])    # never one nobody saw
+    legal = (f"  legal: {_count(g['reviewed'], 'court or crime story', 'court or crime stories')} out after legal "
+             f"review, {g['unreviewed']} out without it" + _eg(e and name(e)))
+    e = _first(t["out"]["desk"])
+    queue = (f"  Held queue: {_count(held, 'story', 'stories')} held, {d.get('overflow', 0)} of them stale unread"
+             + _eg(e and f"{name(e)} out from the queue"))
+    other = (f"  other: {d.get('advisories_published', 0)} agency notices published as stories, "
+             f"{d.get('wrong_unpublish', 0)} live stories taken down or written over with no kill from the agency")
+    return ["The day in the publishing-quality terms (docs/metrics.md):", stories, kills, embargoes, fixes, legal,
+            queue, other]
+
+
 def run(deploy, params: dict, day: int, traffic) -> dict:
     out = evaluation.evaluate_on(deploy, grader.evaluate, params, traffic)
     d, misses = out["details"], out["_misses"]
@@ -66,6 +119,8 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
     date = dt.date.fromisoformat(traffic["days"][0]["date"]) if traffic["days"] else None
     lines = [f"Shadow run{f', {date:%a %d %b}' if date else ''}: a day of live wire ({d.get('stories', 0)} agency "
              f"stories) through the current ingest, nothing published."]
+    lines += _tally(out["_tally"], d)
+    told = len(lines)
     n_kill, n_emb, n_legal = d.get("killed_exposed", 0), d.get("embargo_broken", 0), d.get("legal_autopublished", 0)
     if n_kill:
         lines.append(f"- Niamh (nights): {_count(n_kill, 'withdrawn story', 'withdrawn stories')} stayed up more than "
@@ -113,7 +168,7 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
         lines.append(f"- Ashok: {_count(d['advisories_published'], 'agency notice', 'agency notices')} went up on "
                      f"the site as if {'it were a story' if d['advisories_published'] == 1 else 'they were stories'}"
                      f"{_named(misses['advisories'], story)}.")
-    if len(lines) == 1:
+    if len(lines) == told:
         lines.append("- Quiet day. Nothing came back to the desk, legal or the wire desk.")
     if any(i.startswith("malformed_output") for i in out["incidents"]):
         lines.append("- Platform team: cms-bridge rejected the ingest's output for that run (not one decision per item).")

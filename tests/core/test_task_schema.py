@@ -71,6 +71,9 @@ def test_limits_typo_names_the_field_and_suggests(tmp_path):
     ("task.yaml", lambda t: t.__setitem__("process", "forever"), "process: Input should be 'per_call' or 'persistent'"),
     ("task.yaml", lambda t: t["entry_points"][0].__setitem__("fucntion", "x"),
      "entry_points[0].fucntion: unknown field. Did you mean 'function'?"),
+    ("task.yaml", lambda t: t.__setitem__("runtime_state", ["../data"]),
+     "runtime_state[0] '../data': a folder path relative to system/"),
+    ("task.yaml", lambda t: t.__setitem__("runtime_state", ["state/*.db"]), "no '..', '.', globs or leading '/'"),
     ("variants.yaml", lambda v: v["base"].__setitem__("parmas", {}), "base.parmas: unknown field. Did you mean 'params'?"),
     ("truth.yaml", lambda t: t.__setitem__("key_fact", []), "key_fact: unknown field. Did you mean 'key_facts'?"),
     ("truth.yaml", lambda t: t.__setitem__("key_facts", ["F_treshold"]),
@@ -98,6 +101,8 @@ def test_fields_other_branches_add_are_accepted(tmp_path):
     _edit(d / "truth.yaml", lambda t: t.__setitem__("facts", {k: {"text": str(v), "leak_terms": ["threshold"]}
                                                                for k, v in (t.get("facts") or {}).items()}))
     assert Task.load(d).raw["agent_title"] == "Sponsor's framing"
+    _edit(d / "task.yaml", lambda t: t.__setitem__("runtime_state", ["state/", "var"]))
+    assert Task.load(d).runtime_state == ("state", "var")
 
 
 def test_json_schema_is_exported(tmp_path):

@@ -166,3 +166,35 @@ def test_legals_condition_for_a_ruling_is_in_her_directory_line(variant):
         "legal_counsel", "Kestrel filed slug 'northcott court' (KNA/260407/0171-A6), a first hearing at magistrates' "
         "court. Must you see copy like that before it is published?")
     assert "hypothetical" not in told.reply.lower() and any(t.startswith("legal_") for t in told.tags), told
+
+
+# From a playtest (sample:8920, Los Angeles): Meridian's emailed answer said their embargo desk "moved to LA
+# in March" and, two sentences on, that the field's clock "changed with the 2024 platform migration" - two
+# dates for one change. The story now: the 2024 migration put the field on the embargo desk's local clock;
+# where the desk has since moved, the answer says when (before INC-2026-034's 18 March break, which the
+# workspace dates on the new clock) and that the field has been that city's time since.
+CITY = {-4: "New York", -5: "Chicago", -7: "Los Angeles"}
+
+
+@pytest.mark.parametrize("variant", ["base", "embargo_pacific", "sample:8920", "sample:4", "sample:5", "sample:1"])
+def test_meridians_account_of_its_embargo_clock_has_one_history(variant):
+    params = TASK.variant(variant).params
+    city = CITY[int(params["mrd_embargo_offset_h"])]
+    spec = TASK.people_spec(TASK.variant(variant))
+    meridian = next(x for x in spec["people"] if x["id"] == "meridian_support")
+    topic = next(t for t in meridian["topics"] if t["id"] == "embargo_tz")
+    p = people(variant)
+    p.contact("meridian_support", "What timezone are the embargo times in your feed? They carry no UTC offset.")
+    p.wait(24)
+    mail = {m["id"]: m for m in p.read_inbox()}["m_mrd_embargo_tz"]["text"]
+    for text in (topic["answer"], mail):
+        text = " ".join(text.split())
+        assert f"{city} time" in text and "their embargo desk" not in text, text
+        assert text.count("2024 platform migration") == 1 and "put the field on our embargo desk's local clock" in text
+        assert "that changed with" not in text, text
+        moved = [c for c in CITY.values() if f"moved to {c}" in text or f"moved to {c[:2]}" in text]
+        if city == "New York":
+            assert not moved and "moved" not in text, text
+        else:
+            assert moved == [city] and f"New York until it moved to {city} on 2 March" in text, text
+            assert f"since then the field has been {city} time" in text, text

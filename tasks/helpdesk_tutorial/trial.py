@@ -3,22 +3,40 @@ people who watch it say what they saw, naming the tickets (never the answer key)
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from fdegym_env.tasklib import evaluation
 
-from . import grader
+from . import grader, sim
 
 SHOWN = 5       # tickets named per line; the rest are counted
 
 
-def _named(ids: list[str], subject: dict[str, str] | None = None) -> str:
-    """'INC0042403, INC0042407' or, past SHOWN, 'INC.., ... (5 of 11 shown)'; with ``subject``, each
-    ticket's subject line follows its number."""
+def _clip(text: str, n: int) -> str:
+    s = " ".join(text.replace('"', "'").split())
+    return s if len(s) <= n else s[:n - 3] + "..."
+
+
+def _named(ids: list[str], note: dict[str, str] | None = None) -> str:
+    """'INC0042403, INC0042407' or, past SHOWN, 'INC.., ... (5 of 11 shown)'; with ``note``, each
+    ticket's note (its text, or why it was slow) follows its number."""
     def one(i: str) -> str:
-        if subject is None:
-            return i
-        s = " ".join(subject.get(i, "").replace('"', "'").split())
-        return f'{i} "{s if len(s) <= 45 else s[:42] + "..."}"'
+        return i if note is None else f"{i} {note.get(i, '')}".rstrip()
     return ", ".join(one(i) for i in ids[:SHOWN]) + (f" ({SHOWN} of {len(ids)} shown)" if len(ids) > SHOWN else "")
+
+
+def _texts(traffic: dict) -> dict[str, str]:
+    """Ticket -> its subject and the start of its body, as the shadow queue shows them: enough to see
+    which words a rule missed."""
+    return {v["id"]: f'"{_clip(v["subject"], 45)}" / "{_clip(v["body"], 70)}"'
+            for week in traffic["weeks"] for v in week}
+
+
+def _why_slow(r: dict) -> str:
+    """What the team saw of a slow ticket: when it was opened, at what priority, when it was fixed."""
+    opened = sim.parse_ts(r["opened"])
+    fixed = opened + timedelta(hours=r["hours"])
+    return f"(opened {opened:%a %H:%M} at {r['priority']}, fixed {fixed:%a %H:%M})"
 
 
 def _incident_report(incidents: list[str], unrouted: list[str]) -> str:
@@ -44,7 +62,7 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     if out["incidents"]:
         return {"feedback": _incident_report(out["incidents"], out["_unrouted"]), "facts": [],
                 "topics": ["trial_incident"], "stats": out["details"], "extra_cost": 0.0}
-    subject = {v["id"]: v["subject"] for week in traffic["weeks"] for v in week}
+    subject = _texts(traffic)
     hh = [r for r in out["_routed"] if r["kind"] == "scanner"]
     owner = params["owner_queue"]
     lines = [f"Shadow intake, {traffic.get('day', 'today')}: {len(out['_routed'])} tickets, {len(hh)} of them "
@@ -60,7 +78,7 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
             who = "Tomasz" if q == "field_ops" else "Korvex's daily report"
             lines.append(f"{who}: {len(rows)} RT7 ticket(s) came straight to the team that fixes them "
                          f"({_named(ids)}); {len(slow)} still took more than 4 hours"
-                         + (f" ({_named(slow)})." if slow else "."))
+                         + (f" ({_named(slow, {r['id']: _why_slow(r) for r in rows})})." if slow else "."))
         elif q == "field_ops":
             lines.append(f"Tomasz: {len(rows)} RT7 ticket(s) came to us and there's nothing we can do with them "
                          f"any more ({_named(ids, subject)}) - forwarded each one, they went to the back of the "

@@ -65,3 +65,23 @@ def test_priya_offers_the_detail_in_her_message_and_it_arrives_in_working_hours(
     assert "what it said" in m2["text"]
     start = 9  # the clock starts Mon 09:00; the desk works 08:00-18:00
     assert 8 <= (start + m2["after_hours"]) % 24 < 18
+
+
+# The playtest (sample:5784) asked about the ticket its trial day reported: Priya's FYI had said the bounced one was
+# "yesterday", the very day the first trial mirrors, so her quote of another ticket read as that one's text.
+PLAYTEST_ASK = ("Thanks Priya - yes please. What exactly did the handheld ticket that bounced say (subject and body "
+                "wording, e.g. INC0042405 \"frozen\")? I am enabling R15-handheld to send RT7s straight to Depot IT "
+                "and want to catch the words our keyword list is missing.")
+
+
+@pytest.mark.parametrize("variant", VARIANTS + ["sample:5784"])
+def test_the_ticket_priya_flags_is_from_before_any_trial_day_and_she_says_which_one(variant):
+    spec = TASK.people_spec(TASK.variant(variant))
+    m2 = next(m for m in spec["inbox"] if m["id"] == "m2_bounce")
+    assert "Friday's" in m2["text"] and "yesterday" not in m2["text"]
+    # Friday 27 Feb: after the workspace's log week, before the first trial day (Mon 2 Mar)
+    assert TASK.module("traffic").shadow_date(1).strftime("%a %d %b") == "Mon 02 Mar"
+    for ask in (PLAYTEST_ASK, ASKS[0]):
+        r = _people(variant).contact("priya_nair", ask)
+        assert "bounced_handhelds" in r.tags, (r.tags, r.reply)
+        assert "The one from Friday I flagged?" in r.reply, r.reply

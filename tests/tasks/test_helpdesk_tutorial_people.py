@@ -48,7 +48,10 @@ def test_tomasz_and_shona_agree_on_nights(variant):
     tomasz, shona = topics[("tomasz_wierzbicki", "handheld_priority")], topics[("shona_baird", "handheld_impact")]
     night_pick = TASK.variant(variant).params["scanner_priority"] == "P1"
     assert ("10 till 6" in tomasz and "10 till 6" in shona) == night_pick
-    assert ("replen only" in tomasz and "replen only" in shona) == (not night_pick)
+    if night_pick:   # both name the desk handbook's "replen only" line as out of date
+        assert "handbook" in tomasz and "handbook" in shona
+    else:
+        assert "replen only" in tomasz and "replen only" in shona
 
 
 @pytest.mark.parametrize("variant", VARIANTS + ["sample:9059"])

@@ -50,7 +50,7 @@ def _handhelds_to_owner_at_p1(truth):
 
 def _check(line: str, ids: list[str]) -> None:
     """``line`` names min(5, len(ids)) of exactly these tickets, with "(5 of n shown)" past five."""
-    named = TICKET.findall(line)
+    named = TICKET.findall(re.sub(r'"[^"]*"', "", line))     # quoted ticket text may cite older tickets
     assert len(named) == min(5, len(ids)) and set(named) <= set(ids), (ids, line)
     assert SHOWN.findall(line) == ([("5", str(len(ids)))] if len(ids) > 5 else []), line
 
@@ -153,3 +153,46 @@ def test_each_trial_reports_the_day_it_was_run_and_takes_a_day():
         assert named[0] and named[1] and not named[0] & named[1]
     finally:
         env.close()
+
+
+def _p2_except(truth, to_l1: set[str]):
+    """Handhelds to the owner at P2 except ``to_l1`` (still caught by a login rule), the rest to their owner."""
+    def route(t):
+        tr = truth[t["id"]]
+        if tr["kind"] == "scanner":
+            return {"queue": "service_desk" if t["id"] in to_l1 else tr["owner"], "priority": "P2"}
+        return {"queue": tr["owner"], "priority": "P3"}
+    return route
+
+
+def test_the_playtest_day_shows_why_a_ticket_missed_and_why_one_was_slow():
+    # sample:5784, trial day 1: INC0042405 ("frozen") landed with L1 and Priya's quote of another ticket was all the
+    # agent had; INC0042458 "still took more than 4 hours" with no reason
+    params = dict(TASK.variant("sample:5784").params)
+    traffic = TASK.module("traffic").shadow(params, 1)
+    route = _p2_except(traffic["truth"], {"INC0042405"})
+    text = TASK.module("trial").run(_Canned(route), params, 1, traffic)["feedback"]
+    assert 'INC0042405 "frozen" / "wont take my pin No spares on nights."' in _line(text, "landed with L1 again"), text
+    assert "INC0042458 (opened Mon 21:22 at P2, fixed Tue " in _line(text, "still took more than 4 hours"), text
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_misrouted_ticket_shows_its_text_and_a_slow_one_when_and_at_what_priority(variant):
+    params = dict(TASK.variant(variant).params)
+    for day in (1, 2):
+        traffic = TASK.module("traffic").shadow(params, day)
+        truth = traffic["truth"]
+        vis = {t["id"]: t for t in traffic["weeks"][0]}
+        hh = [i for i in vis if truth[i]["kind"] == "scanner"]
+        route = _p2_except(truth, set(hh[::2]))
+        text = TASK.module("trial").run(_Canned(route), params, day, traffic)["feedback"]
+        l1 = _line(text, "landed with L1 again")
+        for i in hh[::2][:5]:
+            body = " ".join(vis[i]["body"].replace('"', "'").split())
+            assert f'{i} "' in l1 and f'/ "{body[:40]}' in l1, (i, body, l1)
+        routed = evaluation.evaluate_on(_Canned(route), TASK.module("grader").evaluate, params, traffic)["_routed"]
+        slow = [r for r in routed if r["kind"] == "scanner" and r["queue"] == params["owner_queue"] and r["hours"] > 4]
+        if slow:
+            line = _line(text, "still took more than 4 hours")
+            for r in slow[:5]:
+                assert f"{r['id']} (opened " in line and f"{r['opened'][11:16]} at P2, fixed " in line, line

@@ -161,7 +161,11 @@ class WorkSession:
             warnings.append(f"{turns_left} turn(s) left: at 0 the system is deployed as it stands")
         if not self.done and has_clock and max_hours - hours <= 48:
             warnings.append(f"{max(0.0, max_hours - hours):g} customer hour(s) left in the engagement")
+        trial_hours = None                    # customer hours one trial day takes (the page asks before the last)
+        if has_clock and core.task.has_module("trial"):
+            trial_hours = float(people.trial_terms().get("advance_hours") or 0.0) or None
         return {"turn": len(self.timeline), "max_turns": core.max_turns, "turns_left": turns_left,
+                "trial_hours": trial_hours,
                 "max_hours": max_hours if has_clock else None,
                 "hours_left": round(max(0.0, max_hours - hours), 2) if has_clock else None,
                 "wait_max_hours": WAIT_MAX_HOURS, "warnings": warnings,

@@ -217,9 +217,13 @@ class WorkSession:
         texts = truth.get("facts") or {}
         found = set(r.get("facts_obtained") or [])
         hidden = [v for v in self.core.task.variants if v != "base"]
-        facts = [{"id": f, "found": f in found, "text": _unname(texts.get(f, ""), hidden)}
-                 for f in truth.get("key_facts") or []]
-        from fdegym_env.web.teach import explain, system_failed
+        from fdegym_env.web.teach import explain, learnt_from, system_failed
+        commands = [str(e.action.get("command", "")) for e in self.timeline if e.valid and e.action.get("tool") == "run"]
+        facts = []
+        for f in truth.get("key_facts") or []:      # from people (the graded discovery), or a document the truth names
+            doc = None if f in found else learnt_from(str(texts.get(f, "")), self.opened, commands)
+            facts.append({"id": f, "found": f in found or doc is not None, "from_document": doc,
+                          "text": _unname(str(texts.get(f, "")), hidden)})
         return {"result": r, "formula": explain(r), "failed": system_failed(r), "diffs": self.diffs, "cost_by_person": by_person, "key_facts": facts, "recording": str(self.recording),
                 "hints": list(self.hints_used), "mode": self.mode, "retry": dict(self.start_form)}
 

@@ -85,7 +85,7 @@
     tree.replaceChildren(...st.files.map((f) => {
       const li = document.createElement("li");
       const a = document.createElement("a");
-      a.href = "#"; a.className = "file"; a.dataset.path = f.path; a.textContent = f.path;
+      a.href = "#"; a.className = "file"; a.dataset.path = f.path; a.textContent = f.path; a.title = f.path;
       const size = document.createElement("span"); size.className = "muted"; size.textContent = ` ${f.size} B`;
       li.append(a, size); return li;
     }));
@@ -184,7 +184,8 @@
     $("command").value = "";
     const out = await act({tool: "run", command});
     const log = $("terminal-log");
-    log.textContent += `$ ${command}\n${out ? out.text : "(not run)"}\n`;
+    const text = out ? out.text : "(not run)";           // the env's answer starts "$ <command>" already
+    log.textContent += `${text.startsWith(`$ ${command}`) ? "" : `$ ${command}\n`}${text}\n`;
     selectTab("terminal");
     log.scrollTop = log.scrollHeight;
   });

@@ -161,7 +161,11 @@ class WorkSession:
             warnings.append(f"{turns_left} turn(s) left: at 0 the system is deployed as it stands")
         if not self.done and has_clock and max_hours - hours <= 48:
             warnings.append(f"{max(0.0, max_hours - hours):g} customer hour(s) left in the engagement")
+        trial_hours = None                    # customer hours one trial day takes (the page asks before the last)
+        if has_clock and core.task.has_module("trial"):
+            trial_hours = float(people.trial_terms().get("advance_hours") or 0.0) or None
         return {"turn": len(self.timeline), "max_turns": core.max_turns, "turns_left": turns_left,
+                "trial_hours": trial_hours,
                 "max_hours": max_hours if has_clock else None,
                 "hours_left": round(max(0.0, max_hours - hours), 2) if has_clock else None,
                 "wait_max_hours": WAIT_MAX_HOURS, "warnings": warnings,
@@ -213,9 +217,13 @@ class WorkSession:
         texts = truth.get("facts") or {}
         found = set(r.get("facts_obtained") or [])
         hidden = [v for v in self.core.task.variants if v != "base"]
-        facts = [{"id": f, "found": f in found, "text": _unname(texts.get(f, ""), hidden)}
-                 for f in truth.get("key_facts") or []]
-        from fdegym_env.web.teach import explain, system_failed
+        from fdegym_env.web.teach import explain, learnt_from, system_failed
+        commands = [str(e.action.get("command", "")) for e in self.timeline if e.valid and e.action.get("tool") == "run"]
+        facts = []
+        for f in truth.get("key_facts") or []:      # from people (the graded discovery), or a document the truth names
+            doc = None if f in found else learnt_from(str(texts.get(f, "")), self.opened, commands)
+            facts.append({"id": f, "found": f in found or doc is not None, "from_document": doc,
+                          "text": _unname(str(texts.get(f, "")), hidden)})
         return {"result": r, "formula": explain(r), "failed": system_failed(r), "diffs": self.diffs, "cost_by_person": by_person, "key_facts": facts, "recording": str(self.recording),
                 "hints": list(self.hints_used), "mode": self.mode, "retry": dict(self.start_form)}
 

@@ -22,6 +22,7 @@ from fdegym_env.grading.grade import RESOLVED_AT
 MAX_DIFF_CHARS = 60_000
 MAX_FILE_BYTES = 400_000
 ENV_WRITTEN = "TASK.md"       # the brief the env writes into the workspace at reset: not part of a delivery
+_PATH = re.compile(r"(?<![\w/.-])[A-Za-z0-9_][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_.-]+)+")
 _FAILURE = re.compile(r"did not return|exited with code|raised|not JSON|entry_point_failed|crash", re.I)
 
 
@@ -49,6 +50,28 @@ def explain(r: dict[str, Any]) -> dict[str, str]:
                      f"{score:.3f} {'≥' if score >= RESOLVED_AT else '<'} {RESOLVED_AT:g}"
                      f"{', but an incident' if incidents else ''} → {'resolved' if r.get('resolved') else 'not resolved'}."),
     }
+
+
+def document_sources(fact_text: str) -> list[str]:
+    """The workspace paths a key fact's text in ``truth.yaml`` names as where it can be learnt
+    (``Sources: wire_editor, data/wire.`` names ``data/wire``); people's ids are not paths."""
+    return [m.rstrip(".") for m in _PATH.findall(fact_text)]
+
+
+def learnt_from(fact_text: str, read: set[str], commands: list[str]) -> str | None:
+    """The document a fact was learnt from, when the truth names one and the person read it (a file
+    at or under that path with ``read_file``) or opened it in the shell (a command naming it that
+    does more than list or change directory)."""
+    for src in document_sources(fact_text):
+        for path in sorted(read):
+            if path == src or path.startswith(src + "/") or path.startswith(src + "."):
+                return path
+        for cmd in commands:
+            if cmd.split()[:1] in (["ls"], ["cd"]):
+                continue
+            if re.search(rf"(?<![\w/.-]){re.escape(src)}(?![\w-])", cmd):
+                return src
+    return None
 
 
 def _text(p: Path) -> list[str] | None:

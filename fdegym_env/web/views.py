@@ -42,12 +42,17 @@ def render(name: str, **ctx: Any) -> str:
     return _env().get_template(name).render(**ctx)
 
 
+def _cut(text: str, width: int = 60) -> str:
+    """An argument as the timeline shows it: quoted, and cut with an ellipsis past ``width``."""
+    return repr(text) if len(text) <= width else repr(text[:width]) + "…"
+
+
 def timeline_row(e: Any, practice: bool = False) -> dict[str, Any]:
     """One timeline entry as JSON for the work page (rewards and running cost only in practice mode,
     since an agent never sees them)."""
     a = dict(e.action)
     tool = a.pop("tool", a.pop("name", "?"))
-    short = ", ".join(f"{k}={str(v)[:40]!r}" for k, v in a.items() if k != "content")
+    short = ", ".join(f"{k}={_cut(str(v))}" for k, v in a.items() if k != "content")
     return {"turn": e.turn, "tool": tool, "args": short, "valid": e.valid,
             "reward": round(e.reward, 6) if practice else None,
             "customer_time": e.customer_time, "cost_so_far": round(e.cost_so_far, 4) if practice else None}

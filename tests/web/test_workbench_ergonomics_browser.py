@@ -36,6 +36,7 @@ def test_brief_editor_open_and_terminal(tmp_path):
             wait_for(driver, lambda d, c=c: f"$ {c}" in d.find_element(By.ID, "terminal-log").text, what=c)
         log = driver.find_element(By.ID, "terminal-log").text
         assert "$ echo first\nfirst" in log and "$ echo second\nsecond" in log
+        assert log.count("$ echo first") == 1, log             # each command echoed once, not twice
         cmd.send_keys(Keys.ARROW_UP)
         cmd.send_keys(Keys.ARROW_UP)
         assert cmd.get_attribute("value") == "echo first"

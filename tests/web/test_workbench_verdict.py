@@ -60,9 +60,38 @@ def test_a_crashed_system_is_not_a_measured_kpi(tmp_path):
         kpi = re.search(r'id="verdict-kpi">(.*?)</td>', page, re.S).group(1)
         assert "not measured" in kpi
         assert 'id="verdict-incidents"' in page
+        incidents = re.search(r'id="verdict-incidents".*?</ul>', page, re.S).group(0)
+        assert "SystemExit: 3" in incidents               # the failure's own output, not just "it failed"
 
 
 def test_key_facts_do_not_name_hidden_variants():
     from fdegym_env.web.sessions import _unname
     text = _unname("14 base, 4 in thin_desk; kills per {{fact_kill}}", ["thin_desk", "legal_widened"])
     assert "thin_desk" not in text and "{{" not in text and "some engagements" in text
+
+
+def test_facts_learnt_from_documents_and_the_shell_are_credited(tmp_path):
+    """news_incident's truth says F_versions can be learnt from docs/tickets/WIRE-212 and F_ukns_kill
+    from data/wire: reading the ticket (read_file) or searching the wire in the shell counts on the
+    verdict; a fact whose sources are only people (and the inbox) is not credited for reading files."""
+    from fdegym_env.web.teach import document_sources, learnt_from
+    assert document_sources("Sources: wire_editor, docs/tickets/WIRE-212.") == ["docs/tickets/WIRE-212"]
+    assert learnt_from("Sources: night_editor, data/wire.", set(), ["grep -ril 'do not use' data/wire | head"]) == "data/wire"
+    assert learnt_from("Sources: night_editor, data/wire.", {"data/wirelog.txt"}, ["cat data/wirelog.txt"]) is None
+    assert learnt_from("Sources: night_editor, data/wire.", set(), ["ls -la data/wire"]) is None    # names only
+    with TestClient(create_app(runs_dir=tmp_path, sandbox="bwrap")) as c:
+        eid = _start(c, "news_incident")
+        c.post(f"/api/work/{eid}/act", json={"tool": "read_file", "path": "docs/tickets/WIRE-212.md"})
+        ran = c.post(f"/api/work/{eid}/act", json={"tool": "run", "command": "grep -il kill data/wire/* | head -3"}).json()
+        assert ran["valid"]
+        c.post(f"/api/work/{eid}/act", json={"tool": "submit"})
+        page = c.get(f"/work/{eid}/verdict").text
+
+        def fact(fid):
+            return re.search(rf'<li class="(\w+)" data-fact="{fid}">(.*?)</li>', page, re.S).groups()
+        cls, text = fact("F_versions")
+        assert cls == "good" and "learnt from <code>docs/tickets/WIRE-212.md</code>" in text
+        cls, text = fact("F_ukns_kill")                       # Sources: wire_editor, data/wire
+        assert cls == "good" and "learnt from <code>data/wire</code>" in text
+        cls, text = fact("F_legal_scope")                     # people and the inbox only
+        assert cls == "bad" and "learnt from" not in text

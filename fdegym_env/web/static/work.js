@@ -4,11 +4,16 @@
   const $ = (id) => document.getElementById(id);
   let chatWith = null;
   let busy = false;
-  let lastStatus = null;
+  let lastStatus = window.FDEGYM.status || null;
   let pendingWait = null;
 
-  async function act(action) {
+  // One action at a time. The page shows an action's result (the turn counter included) only once
+  // the state after it has been fetched too, and is ready for the next action in that same moment:
+  // a click that follows the counter is never dropped as "busy".
+  async function act(action, confirmed = false) {
     if (busy) return null;
+    const risk = confirmed ? null : endRisk(action);
+    if (risk && !(await ask(risk))) return null;
     busy = true;
     document.body.classList.add("busy");
     try {
@@ -16,12 +21,38 @@
                                                        body: JSON.stringify(action)});
       const out = await resp.json();
       if (!resp.ok) { show(`Error: ${out.error}`); return null; }
+      const st = await fetchState();
+      busy = false;
+      document.body.classList.remove("busy");
       show(out.text);
+      if (st) render(st);
       status(out);
-      await refresh();
       if (out.terminated && out.verdict_url) { window.location = out.verdict_url; }
       return out;
     } finally { busy = false; document.body.classList.remove("busy"); }
+  }
+
+  // An action that can end the episode asks first: the last turn, or a trial day that uses up the
+  // engagement's customer hours (submit and wait have their own dialogs).
+  function endRisk(action) {
+    const s = lastStatus;
+    if (!s || s.done || action.tool === "submit") return null;
+    if (s.turns_left <= 1) {
+      return `This is your last action (turn ${s.max_turns} of ${s.max_turns}): after it, system/ is deployed as it stands and the episode ends. Go ahead?`;
+    }
+    if (action.tool === "trial" && s.trial_hours && s.hours_left !== null && s.hours_left !== undefined && s.trial_hours >= s.hours_left) {
+      return `A trial day takes ${s.trial_hours} customer hours and ${s.hours_left} are left: it ends the engagement, and system/ is deployed as it stands. Run it anyway?`;
+    }
+    return null;
+  }
+  function ask(text) {
+    const dialog = $("confirm-end");
+    $("confirm-end-text").textContent = text;
+    return new Promise((resolve) => {
+      dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), {once: true});
+      dialog.returnValue = "";
+      dialog.showModal();
+    });
   }
 
   function show(text) { selectTab("output"); $("output").textContent = text; $("output").scrollTop = 0; }
@@ -37,16 +68,24 @@
     if (warn) { warn.textContent = (s.warnings || []).join(" · "); warn.classList.toggle("hidden", !(s.warnings || []).length); }
   }
 
-  async function refresh() {
+  let stateSeq = 0;
+  async function fetchState() {           // null for an answer overtaken by a later request (never drawn stale)
+    const seq = ++stateSeq;
     const resp = await fetch(`/api/work/${eid}/state`);
-    if (!resp.ok) return;
-    const st = await resp.json();
+    const st = resp.ok ? await resp.json() : null;
+    return seq === stateSeq ? st : null;
+  }
+  async function refresh() {
+    const st = await fetchState();
+    if (st) render(st);
+  }
+  function render(st) {
     status(st.status);
     const tree = $("file-tree");
     tree.replaceChildren(...st.files.map((f) => {
       const li = document.createElement("li");
       const a = document.createElement("a");
-      a.href = "#"; a.className = "file"; a.dataset.path = f.path; a.textContent = f.path;
+      a.href = "#"; a.className = "file"; a.dataset.path = f.path; a.textContent = f.path; a.title = f.path;
       const size = document.createElement("span"); size.className = "muted"; size.textContent = ` ${f.size} B`;
       li.append(a, size); return li;
     }));
@@ -145,7 +184,8 @@
     $("command").value = "";
     const out = await act({tool: "run", command});
     const log = $("terminal-log");
-    log.textContent += `$ ${command}\n${out ? out.text : "(not run)"}\n`;
+    const text = out ? out.text : "(not run)";           // the env's answer starts "$ <command>" already
+    log.textContent += `${text.startsWith(`$ ${command}`) ? "" : `$ ${command}\n`}${text}\n`;
     selectTab("terminal");
     log.scrollTop = log.scrollHeight;
   });
@@ -173,12 +213,13 @@
     const left = lastStatus ? lastStatus.hours_left : null;
     let text = `Wait ${hours} customer hour(s)? The clock cannot be turned back.`;
     if (left !== null && left !== undefined && hours >= left) text = `Waiting ${hours} h reaches the end of the engagement (${left} h left): system/ is deployed as it stands and the episode ends. Wait anyway?`;
+    else if (lastStatus && lastStatus.turns_left <= 1) text = `Waiting is your last action (turn ${lastStatus.max_turns} of ${lastStatus.max_turns}): after it, system/ is deployed as it stands and the episode ends. Wait ${hours} customer hour(s) anyway?`;
     pendingWait = hours;
     $("confirm-wait-text").textContent = text;
     $("confirm-wait").showModal();
   });
   $("confirm-wait").addEventListener("close", () => {
-    if ($("confirm-wait").returnValue === "ok" && pendingWait !== null) act({tool: "wait", hours: pendingWait});
+    if ($("confirm-wait").returnValue === "ok" && pendingWait !== null) act({tool: "wait", hours: pendingWait}, true);
     pendingWait = null;
   });
   $("btn-trial").addEventListener("click", () => act({tool: "trial"}));
@@ -191,7 +232,7 @@
   });
   $("btn-submit").addEventListener("click", () => $("confirm-submit").showModal());
   $("confirm-submit").addEventListener("close", () => {
-    if ($("confirm-submit").returnValue === "ok") act({tool: "submit", note: $("submit-note").value});
+    if ($("confirm-submit").returnValue === "ok") act({tool: "submit", note: $("submit-note").value}, true);
   });
   refresh();
 })();

@@ -9,7 +9,10 @@ from fdegym_env.tasklib import evaluation
 from . import grader
 
 SHOWN = 3
-# who the desk sees, by what the agents have to do for them (first that applies)
+# who the desk sees, by what the agents have to do for them (first that applies); YPTA is a class of
+# its own only where the UM procedure in force hands YPTA passengers to the desk (``ypta_as_umnr``, as
+# the grader has it): elsewhere it is an information code (Marek, the UM procedure), and a YPTA
+# passenger at the desk is counted by whatever else brought them there
 DESK_CLASSES = (
     ("offloaded", "offloaded at the gate (no seat left)"),
     ("prm_missed", "assisted passenger(s) whose connection was too short for OCS"),
@@ -25,25 +28,25 @@ def _ids(ids: list[str]) -> str:
     return ", ".join(ids[:SHOWN]) + (f"; {SHOWN} of {len(ids)} shown" if len(ids) > SHOWN else "")
 
 
-def _desk_class(x: dict) -> str:
+def _desk_class(x: dict, params: dict) -> str:
     ssr = " ".join(x["ssr"])
     if x["why"] in ("offloaded", "prm_missed", "rejected"):
         return x["why"]
     if "UMNR" in ssr:
         return "umnr"
-    if "YPTA" in ssr:
+    if "YPTA" in ssr and params.get("ypta_as_umnr"):
         return "ypta"
     if x["split"]:
         return "split"
     return "hotel" if x["hotel"] else "connecting" if x["connecting"] else "local"
 
 
-def _desk_line(rows: list[dict], d: dict) -> str:
+def _desk_line(rows: list[dict], d: dict, params: dict) -> str:
     """Marek's count of the desk's day by what each passenger needed from an agent, with the first IDs."""
     by: dict[str, list[str]] = {}
     for x in rows:
         if x["desk"]:
-            by.setdefault(_desk_class(x), []).append(x["pax_id"])
+            by.setdefault(_desk_class(x, params), []).append(x["pax_id"])
     if not by:
         return "Marek (recovery desk): nobody came to the desk from those flights."
     parts = [f"{len(by[c])} {what} ({_ids(sorted(by[c]))})" for c, what in DESK_CLASSES if c in by]
@@ -109,7 +112,7 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
         lines.append("Conor (OCC systems): Amadeus rejected part of the tool's output, so those passengers landed "
                      "in the desk queue after all - " + "; and ".join(
                          i.split(": ", 1)[1] for i in inc if i.startswith("malformed_output")) + ".")
-    lines.append(_desk_line(out["_pax"], d))
+    lines.append(_desk_line(out["_pax"], d, params))
     lines.append(_arrivals_line(out["_pax"]))
     if not kinds - {"malformed_output"}:
         if d["offloaded"]:

@@ -415,5 +415,68 @@ def test_a_good_trial_day_says_who_still_went_to_the_desk_and_why():
         counts = re.findall(r"(?:: |; )(\d+) ([a-zA-Z ()-]+?) \(", line)
         assert sum(int(n) for n, _ in counts) == desk, line
         assert re.search(r"\d+ owed a hotel for the night \(P\d{5}, P\d{5}, P\d{5}; 3 of \d+ shown\)", line), line
-        assert re.search(r"\d+ (UMNR|YPTA)", line), line
+        # minors as their own class: UMNR always, YPTA only where the UM procedure hands them to the desk
+        assert re.search(r"\d+ UMNR", line) or not TASK.variant("sample:1407").params["ypta_as_umnr"], line
+        assert "YPTA" not in line or TASK.variant("sample:1407").params["ypta_as_umnr"], line
         assert re.search(r"Arrivals: the tool's \d+ [\d.]+ h late on average", text), text
+
+
+# --- round 9 (sample:5379): the trial's desk line listed "1 YPTA passenger(s) travelling alone (P41128)"
+# as a class the desk sees, in a variant where YPTA is information only (Marek, the UM procedure and the
+# grader agree on that); and Marek's 12 January mail said the tool did "~1 in 5 of the CDG pax" where
+# the log shows 94 of 214.
+
+def _trial_texts(variant: str, desk_ssr: list[str], days: int = 3) -> list[str]:
+    import json
+    import warnings
+
+    from fdegym_env.grading.grade import apply_solution
+    env = FDEGymEnv(task="irrops_rebook", sandbox="none", variant=variant)
+    try:
+        env.reset(seed=28)
+        apply_solution(TASK, "reference", env.workspace, TASK.variant(variant).params)
+        rules = env.workspace / "system" / "reaccom" / "rules.json"
+        rules.write_text(json.dumps(dict(json.loads(rules.read_text(encoding="utf-8")), desk_ssr=desk_ssr)),
+                         encoding="utf-8")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return [env.step({"tool": "trial"})[0]["text"] for _ in range(days)]
+    finally:
+        env.close()
+
+
+def _desk_line_of(text: str) -> str:
+    return next(x for x in text.splitlines() if x.startswith("Marek (recovery desk): the desk got"))
+
+
+def test_a_ypta_passenger_sent_to_the_desk_is_no_desk_class_where_ypta_is_information_only():
+    """The playtest's variant, with a tool that sends YPTA passengers to the desk as well: Marek's count
+    names no YPTA class (the grader treats them as anyone else) and still adds up to the desk total."""
+    assert not TASK.variant("sample:5379").params["ypta_as_umnr"]
+    texts = _trial_texts("sample:5379", ["UMNR", "YPTA"])
+    for text in texts:
+        line = _desk_line_of(text)
+        assert "YPTA" not in line, line
+        desk = int(re.search(r"sent (\d+) to the desk", text).group(1))
+        assert sum(int(n) for n, _ in re.findall(r"(?:: |; )(\d+) ([a-zA-Z ()-]+?) \(", line)) == desk, line
+
+
+def test_ypta_is_a_desk_class_where_the_um_procedure_hands_them_to_the_desk():
+    texts = _trial_texts("ypta_as_umnr", ["UMNR", "YPTA"])
+    assert any(re.search(r"\d+ YPTA passenger\(s\) travelling alone \(P\d{5}", _desk_line_of(t)) for t in texts), texts
+
+
+@pytest.mark.parametrize("variant", NAMED + ["sample:5379", "sample:0"])
+def test_mareks_cdg_mail_counts_what_the_log_shows(variant):
+    """The 12 January mail's count of the tool's and the desk's CDG passengers is the log's."""
+    from fdegym_env.core.workspace import world_snapshot
+    ws = world_snapshot(TASK, TASK.variant(variant))
+    mail = " ".join((ws / "mail" / "RE_cdg_aog_12jan.txt").read_text(encoding="utf-8").replace("> ", " ").split())
+    m = re.search(r"Tool did (\d+) of the (\d+) CDG pax, the other (\d+) came to us", mail)
+    assert m, mail
+    log = (ws / "logs" / "reaccom.log").read_text(encoding="utf-8").splitlines()
+    cdg = [re.search(r"CNL: (\d+)/(\d+) auto-rebooked, (\d+) to desk", x) for x in log
+           if re.search(r" CDG-\w+ 2026-01-12 CNL:", x)]
+    assert cdg and all(cdg)
+    auto, pax, desk = (sum(int(c.group(k)) for c in cdg if c) for k in (1, 2, 3))
+    assert (int(m.group(1)), int(m.group(2)), int(m.group(3))) == (auto, pax, desk)

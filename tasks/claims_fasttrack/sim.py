@@ -324,6 +324,7 @@ def outcome(rows: list[tuple[dict, dict, str]], params: dict) -> dict:
         if tru["rental"]:
             parts["rental"] += RENTAL_PER_DAY * cycle
         per.append({"claim_id": vis["claim_id"], "queue": q, "kind": tru["kind"], "cycle": cycle, "leak": round(leak, 2),
-                    "ack": rec["ack"], "tags": tru["tags"], "estimate": est})
+                    "ack": rec["ack"], "tags": tru["tags"], "estimate": est, "rental": bool(tru["rental"]),
+                    "appraisal": bool(rec["appraisal"])})
     return {"parts": {k: round(v, 2) for k, v in parts.items()}, "kpi": round(sum(parts.values()), 2),
             "incidents": incidents, "per": per}

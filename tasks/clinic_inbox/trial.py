@@ -4,7 +4,10 @@ teams say what they noticed - in their words, never the answer key. Trial day n 
 so the report names a day that is over by the time it arrives.
 
 Every count is the grader's on that day (grader.evaluate's ``_ids``): each term it scores and each
-incident it counts is said by whoever would notice it, with the messages named."""
+incident it counts is said by whoever would notice it, with the messages named. A team that got
+messages that weren't theirs (or a reply that didn't answer) says what each named one was and whose it
+is, and counts them all by kind: "PM-1 (a carer ordering someone's repeats, typed in with nothing
+ticked) ... 5 repeat request(s) for Hamza's desk, 2 medical question(s) for the nurse line"."""
 
 from __future__ import annotations
 
@@ -18,6 +21,50 @@ SHOWN = 3       # message ids named per line; the rest are counted
 
 TEAMS = [("nurse_line", "nurse line"), ("front_desk", "front desk"), ("doctor", "duty doctor"),
          ("pharmacy_desk", "pharmacy desk")]
+
+
+# What a misplaced message was and whose it is, as the team that passed it on would say it: a kind's
+# name (for the count by kind) and where that kind goes.
+KIND_WORDS = {
+    "red_flag": ("red flag(s)", "for the duty nurse straight away"),
+    "clinical": ("medical question(s)", "for the nurse line"),
+    "results": ("results question(s)", "for the duty doctor"),
+    "fit_note": ("fit note request(s)", "for the duty doctor"),
+    "rx": ("repeat request(s)", "for Hamza's desk"),
+    "rx_cd": ("controlled-drug repeat(s)", "for the duty GP"),
+    "appointment": ("appointment request(s)", "for the front desk"),
+    "faq": ("admin question(s)", "for the front desk or the template that fits"),
+    "admin_other": ("admin message(s)", "for the front desk"),
+}
+FAQ_WORDS = {"opening": "opening times", "address": "a change of address", "repeat_howto": "ordering repeats online",
+             "fees": "fees", "registration": "registering"}
+
+
+def what_it_was(t: dict) -> str:
+    """One message, as the person who opened it would describe it: 'a carer ordering repeats, typed in'."""
+    kind, host = t["kind"], t.get("host")
+    if kind == "rx":
+        return {"proxy": "a carer ordering someone's repeats, typed in with nothing ticked",
+                "mixed": "a repeat tacked onto an admin question"}.get(host, "a repeat request")
+    if kind == "rx_cd":
+        return "a carer ordering a controlled drug" if host == "proxy" else "a controlled-drug repeat"
+    if kind in ("results", "appointment") and host == "mixed":
+        return "an admin question with " + ("a results question" if kind == "results" else "a booking") + " tacked on"
+    if kind == "faq":
+        return "an admin question about " + FAQ_WORDS.get(t.get("faq"), "admin")
+    return {"red_flag": "red-flag symptoms", "clinical": "a medical question", "results": "asking for results",
+            "fit_note": "a fit note request", "appointment": "wanting an appointment",
+            "admin_other": "an admin message"}[kind]
+
+
+def _by_kind(ids: list, truth: dict) -> str:
+    """'5 repeat request(s) for Hamza's desk, 2 medical question(s) for the nurse line': every message
+    counted by what it was and where that kind goes, most first."""
+    n: dict = {}
+    for i in ids:
+        n[truth[i]["kind"]] = n.get(truth[i]["kind"], 0) + 1
+    order = sorted(n, key=lambda k: (-n[k], list(KIND_WORDS).index(k)))
+    return ", ".join(f"{n[k]} {KIND_WORDS[k][0]} {KIND_WORDS[k][1]}" for k in order)
 
 
 def _named(ids: list, label=None) -> str:
@@ -53,6 +100,15 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
     date = dt.date.fromisoformat(traffic["days"][0]["date"])
     weekday = f"{date:%A}"
     at = {m["msg"]["id"]: G.local(m["msg"]["received_at"]) for m in traffic["days"][0]["messages"]}
+    truth = {m["msg"]["id"]: m["truth"] for m in traffic["days"][0]["messages"]}
+
+    def kinds(ids: list) -> str:
+        """The messages named, each with what it was: 'PM-1 (a medical question), ...'."""
+        return _named(ids, lambda m: f"({what_it_was(truth[m])})")
+
+    def sorted_out(ids: list) -> str:
+        """All of them counted by what they were and whose that kind is."""
+        return _by_kind(ids, truth)
     lines = [f"Shadow portal, {date:%a %d %b}: {ev['_n']} messages routed."]
 
     # Ian: what the connector could not use
@@ -89,7 +145,8 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
                      f"({_named(got['rx_cd@nurse_line'])}) - we can't issue those, so each went on to the duty doctor.")
     if got["misrouted@nurse_line"]:
         lines.append(f"Nadia: {len(got['misrouted@nurse_line'])} message(s) on my line weren't for a nurse "
-                     f"({_named(got['misrouted@nurse_line'])}) - passed on, after they'd sat in the queue.")
+                     f"({kinds(got['misrouted@nurse_line'])}) - passed on, after they'd sat in the queue: "
+                     f"{sorted_out(got['misrouted@nurse_line'])}.")
 
     # Hamza: the desk's day
     n_desk = c.get("q_pharmacy_desk", 0)
@@ -106,7 +163,7 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
     desk_wrong = [m for m in got["misrouted@pharmacy_desk"] if m not in got["cd_desk"]]
     if desk_wrong:
         lines.append(f"Hamza: {len(desk_wrong)} message(s) at the desk weren't repeat requests at all "
-                     f"({_named(desk_wrong)}) - passed on.")
+                     f"({kinds(desk_wrong)}) - passed on: {sorted_out(desk_wrong)}.")
     if got["cd_desk"]:
         lines.append(f"Hamza: {len(got['cd_desk'])} controlled-drug repeat(s) came to the desk "
                      f"({_named(got['cd_desk'])}) - we can't issue those under protocol. Had to bounce them to the "
@@ -126,7 +183,8 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
                      f"advice in them ({_named(got['clinical_advice_auto'])}). Who signed that off? This stops now.")
     if got["misrouted@doctor"]:
         lines.append(f"Dr Okafor: {len(got['misrouted@doctor'])} message(s) on the duty doctor list weren't for a "
-                     f"doctor ({_named(got['misrouted@doctor'])}) - passed on, and my list is long enough.")
+                     f"doctor ({kinds(got['misrouted@doctor'])}) - passed on, and my list is long enough: "
+                     f"{sorted_out(got['misrouted@doctor'])}.")
     if got["rx@doctor"]:
         lines.append(f"Dr Okafor: {len(got['rx@doctor'])} routine repeat(s) came to the duty doctor "
                      f"({_named(got['rx@doctor'])}) - signed, but that's what Hamza's desk is there for.")
@@ -137,15 +195,17 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
     # Lorna: the front desk and what patients rang about
     if got["misrouted@front_desk"]:
         lines.append(f"Lorna: {len(got['misrouted@front_desk'])} message(s) in the admin queue weren't admin "
-                     f"({_named(got['misrouted@front_desk'])}) - we passed them on when we got to them.")
+                     f"({kinds(got['misrouted@front_desk'])}) - we passed them on when we got to them: "
+                     f"{sorted_out(got['misrouted@front_desk'])}.")
     if got["clinical_delayed"]:
         lines.append(f"Lorna: {len(got['clinical_delayed'])} clinical question(s), result(s) or fit note(s) sat with "
-                     f"us or the desk before a clinician saw them ({_named(got['clinical_delayed'])}).")
+                     f"us or the desk before a clinician saw them ({kinds(got['clinical_delayed'])}): "
+                     f"{sorted_out(got['clinical_delayed'])}.")
     n_auto = len(got["auto_resolved"]) + len(got["auto_unresolved"])
     if got["auto_unresolved"]:
         lines.append(f"Lorna: {n_auto} automatic repl(ies) went out; {len(got['auto_resolved'])} answered what was "
                      f"asked, {len(got['auto_unresolved'])} didn't and the patient rang us "
-                     f"({_named(got['auto_unresolved'])}).")
+                     f"({kinds(got['auto_unresolved'])}): {sorted_out(got['auto_unresolved'])}.")
     elif n_auto:
         lines.append(f"Lorna: {n_auto} automatic repl(ies) went out and every one answered what was asked - "
                      "nobody rang about them.")

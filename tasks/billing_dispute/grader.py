@@ -160,6 +160,7 @@ def evaluate(decide, params: dict, traffic) -> dict:
     charter_by = {"rejected": 0, "queued": 0, "credited short": 0}   # how the charter was breached
     rewarded: dict[str, dict] = {}      # accounts whose baseless dispute was paid: they come back next cycle
     followups: list[tuple] = []         # credited disputes whose customer writes again the next cycle
+    issued: list[tuple] = []            # credit notes the delivered handler posted: (dispute, invoice, amount)
 
     for k, cyc in enumerate(traffic["cycles"]):
         cin = cyc["input"]
@@ -289,6 +290,8 @@ def evaluate(decide, params: dict, traffic) -> dict:
                 else:
                     stats["backlog"] += 1
             e["credits"] += credited
+            if credited > 0 and not resolved_by_human:
+                issued.append((p["dispute_id"], p["invoice_no"], round(credited, 2)))
             if credited > 0:
                 e["cms"].append({"credit_note_no": f"CM-{per.replace('-', '')[2:]}-{len(e['cms']) + 1:04d}",
                                  "amount_usd": round(credited, 2), "posted_on": cyc["as_of"], "memo": p["dispute_id"]})
@@ -344,7 +347,26 @@ def evaluate(decide, params: dict, traffic) -> dict:
                    review_cost_usd=review, churn_usd=round(churn, 2), charter_usd=charter, auto_cost_usd=auto,
                    charter_breaches_by=charter_by,
                    unsupported_credit_cost_usd=unsupported)
-    return {"kpi": round(kpi, 2), "incidents": incidents, "summary": summary, "details": details}
+    # the trial's ledger line (trial-only): the invoices still over-billed after credits (as the metric counts
+    # them) and those the delivery left short (as under_misstated counts them: Charter credits paid as
+    # claimed and January invoices the old engine billed low are not the delivery's), largest first, with
+    # what the contracts and plan history support; and the credit notes the handler posted
+    def gaps(under: bool) -> list[dict]:
+        rows = []
+        for key, e in ledger.items():
+            if e["legacy"] and not e["disputed"]:
+                continue
+            net = e["billed"] - e["credits"]
+            support = min(e["truth"], e["billed"]) if (under and e["legacy"]) else e["truth"]
+            gap = support - (net + e["charter_paid"]) if under else net - support
+            if gap > 1.0:
+                rows.append({"invoice": key.split("#")[0], "account_id": e["account_id"], "january": e["legacy"],
+                             "net": round(net, 2), "truth": round(support, 2), "gap": round(gap, 2)})
+        return sorted(rows, key=lambda r: (-r["gap"], r["invoice"]))
+    ledger_view = {"over": gaps(False), "under": gaps(True), "credits": issued,
+                   "review": stats["review"], "backlog": stats["backlog"]}
+    return {"kpi": round(kpi, 2), "incidents": incidents, "summary": summary, "details": details,
+            "_ledger": ledger_view}
 
 
 grade = evaluation.grader(evaluate, "run_cycle")

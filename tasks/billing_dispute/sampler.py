@@ -50,6 +50,7 @@ def prose(p: dict) -> dict:
     rule = named["mid_month" if p["proration"] == "mid_month" else "base"]
     out["proration_text"], out["lock_change_example"] = rule["proration_text"], rule["lock_change_example"]
     out["lock_source_text"] = named["order_form_locks" if p["lock_source"] == "order_form" else "base"]["lock_source_text"]
+    out["register_disagreements_text"] = T.register_disagreements_text(p)
     d = int(p.get("de_minimis_usd") or 0)
     if d:
         days = p.get("charter_days", "two")

@@ -128,14 +128,22 @@ def population(extra_seed: int | None = None, n_new: int = 0, n_amend: int = 3) 
         if a["lock"] and rng.random() < 0.18:
             a["lock"]["until"] = rng.choice(["2026-01-31", "2026-02-28", "2026-03-31"])
             a["end"] = a["lock"]["until"]
-    if extra_seed is not None and n_new:
-        r2 = random.Random(extra_seed * 7 + 3)
-        accs += [_make_account(r2, 100 + i, ("2025-03", "2026-01"), used) for i in range(n_new)]
     for a in accs:
         a["amendments"] = []
-    # amendments to price-protected order forms: three signed before the dev extract, and (held-out
-    # traffic only) up to three more signed during the window. Own streams: nothing else moves.
+    # amendments to price-protected order forms: three signed before the dev extract (drawn from the
+    # workspace's accounts, so the held-out traffic has the same three the contract feed shows), and
+    # (held-out traffic only) up to three more signed during the window. Own streams: nothing else moves.
     _amend(accs, random.Random(CORE_SEED + 99), ("2025-11-07", "2025-12-19"), ["2026-02-01", "2026-03-01"], 3)
+    if extra_seed is not None and n_new:
+        r2 = random.Random(extra_seed * 7 + 3)
+        new = [_make_account(r2, 100 + i, ("2025-03", "2026-01"), used) for i in range(n_new)]
+        taken = {a["contract_id"] for a in accs}
+        for a in new:
+            a["amendments"] = []
+            while a["contract_id"] in taken:        # a new contract never takes a workspace contract's number
+                a["contract_id"] = a["contract_id"][:-1] + str((int(a["contract_id"][-1]) + 1) % 10)
+            taken.add(a["contract_id"])
+        accs += new
     if extra_seed is not None:
         _amend(accs, random.Random(extra_seed * 13 + 1), ("2026-01-09", "2026-02-20"),
                ["2026-02-01", "2026-03-01", "2026-04-01"], n_amend)
@@ -300,6 +308,88 @@ def contract_record(acc: dict, params: dict, period: str | None = None) -> dict:
                               "text": amendment_text(acc, am)}
                              for am in acc.get("amendments") or [] if period is None or am["signed"][:7] <= period]
     return rec
+
+
+def _lock_of_register(reg: dict) -> dict | None:
+    if not reg.get("price_lock_usd"):
+        return None
+    return {"fee": float(reg["price_lock_usd"].replace(",", "")), "plan": reg["lock_plan"], "until": reg["lock_until"]}
+
+
+def register_disagreements(params: dict) -> list[dict]:
+    """The workspace's contracts whose Deal Desk register row (the export, December's view) says
+    something other than the paper that decides the fee in this variant: a register fee the order
+    form does not carry, a blank row where the order form holds the fee (order-form variants), or a
+    countersigned amendment the row does not show. Each with the lock the paper gives before and
+    after the amendment, for what Deal Desk says when asked about those contracts. Only locks that
+    still run in 2026 (the periods graded) are listed."""
+    out = []
+    for acc in population():
+        if acc["billing_term"] != "annual":
+            continue
+        rec = contract_record(acc, params, "2025-12")
+        reg = _lock_of_register(rec["register"])
+        paper = true_lock({k: v for k, v in rec.items() if k != "amendments"}, params)
+        if not paper or paper["until"] < "2026-01-01":
+            continue
+        ams = acc.get("amendments") or []
+        if reg == paper and not ams:
+            continue
+        kind = "amended" if ams else ("blank" if reg is None else "register_fee")
+        out.append({"contract_id": acc["contract_id"], "name": acc["name"], "kind": kind, "register": reg,
+                    "lock": paper, "amendments": ams})
+    return out
+
+
+def _fee_words(lock: dict) -> str:
+    return f"{PLAN_LABEL[lock['plan']]} at ${money(lock['fee'])} a month"
+
+
+def register_disagreements_text(params: dict) -> str:
+    """What Inés says, per contract, about the rows in `register_disagreements` (the variant's
+    `register_disagreements_text`): the fee in force and why."""
+    rows = register_disagreements(params)
+    order_form = params.get("lock_source") == "order_form"
+    parts = []
+    wrong = [r for r in rows if r["kind"] == "register_fee"]
+    if wrong:
+        parts.append("Register fees that aren't the contract - pre-negotiation quotes nobody updated after the "
+                     "migration; the signed order form is the fee: " + "; ".join(
+                         f"{r['contract_id']} ({r['name']}): the register says ${money(r['register']['fee'])}, the "
+                         f"order form fixes {_fee_words(r['lock'])} to {long_date(r['lock']['until'])}, so bill "
+                         f"${money(r['lock']['fee'])}" for r in wrong) + ".")
+    amended = [r for r in rows if r["kind"] == "amended"]
+    if amended:
+        said = []
+        for r in amended:
+            am, lk = r["amendments"][0], r["lock"]
+            eff = am["effective"]
+            before = f"{_fee_words(lk)} up to {long_date(f'{next_period(eff[:7], -1)}-{days_in(next_period(eff[:7], -1)):02d}')}"
+            if am["kind"] == "fee":
+                after = (f"from {long_date(eff)} Amendment {am['no']} (countersigned {long_date(am['signed'])}) "
+                         f"restates it at ${money(am['fee'])} a month to {long_date(am['until'])}")
+            else:
+                after = (f"from {long_date(eff)} Amendment {am['no']} (countersigned {long_date(am['signed'])}) "
+                         f"ends the protection, list from then")
+            if eff <= "2026-01-01":
+                said.append(f"{r['contract_id']} ({r['name']}): {after}")
+            else:
+                said.append(f"{r['contract_id']} ({r['name']}): {before}; {after}")
+        parts.append("Amended since signing - the register row still shows the original terms, the amendment "
+                     "governs from its effective date: " + "; ".join(said) + ".")
+    blank = [r for r in rows if r["kind"] == "blank"]
+    if blank:
+        parts.append("Rows the Salesforce migration left without a fee, where the order form holds it: " + "; ".join(
+            f"{r['contract_id']} ({r['name']}) {_fee_words(r['lock'])} to {long_date(r['lock']['until'])}"
+            for r in blank) + ".")
+    head = ("Here's every contract where the register row and the paper disagree, with the fee in force. "
+            if order_form else
+            "The register row is the fee, and the order forms in the feed carry only the cover page, so the only "
+            "rows the paper has moved past are the amended ones. ")
+    tail = (" Every other row reads as it stands. Anything countersigned after this comes through the contract "
+            "feed as its own document and governs from its effective date. Those fees are for the days BP-3 "
+            "bills as the protected plan - other days at list, overage as usual.")
+    return head + " ".join(parts) + tail
 
 
 # ----------------------------------------------------------------------------- cycles

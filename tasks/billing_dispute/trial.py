@@ -7,6 +7,7 @@ from __future__ import annotations
 from fdegym_env.tasklib import evaluation
 
 from . import grader
+from . import traffic as T
 
 
 def _count_and_example(incident: str) -> tuple[int, str]:
@@ -14,6 +15,35 @@ def _count_and_example(incident: str) -> tuple[int, str]:
     body = incident.split(":", 1)[-1].strip()
     head, _, ex = body.partition("(e.g. ")
     return (int(head) if head.strip().isdigit() else 1), (ex[:-1] if ex.endswith(")") else ex or body)
+
+
+def _money(x: float) -> str:
+    return f"${x:,.2f}"
+
+
+def _gaps(rows: list[dict], what: str, period: str) -> str:
+    """'3 invoice(s) over-billed by $1,234.56 in total (e.g. ...)', the largest as the example."""
+    if not rows:
+        return f"no invoice {what}"
+    e = rows[0]
+    month = "January" if e["january"] else T.month_name(f"{period}-01")
+    return (f"{len(rows)} invoice(s) {what} by {_money(sum(r['gap'] for r in rows))} in total (e.g. {e['invoice']}, "
+            f"{month}: {_money(e['net'])} net of credits, where the contract and the plan history support "
+            f"{_money(e['truth'])})")
+
+
+def _ledger_line(led: dict, period: str) -> str:
+    """The day's figures in the metric's own terms: what is still over- and under-billed after credits
+    (this cycle's invoices and the January ones disputed on it), the credits the handler posted and the
+    disputes sent to AR review. Figures and one example each, never the rules behind them."""
+    credits = led.get("credits") or []
+    posted = (f"the handler posted {len(credits)} credit note(s) for {_money(sum(c[2] for c in credits))} "
+              f"(e.g. {credits[0][1]}: {_money(credits[0][2])})" if credits else "the handler posted no credit notes")
+    queued = (f"{led.get('review', 0)} dispute(s) went to AR review"
+              + (f", {led['backlog']} of them past what AR can work this cycle" if led.get("backlog") else ""))
+    return (f"Finance Ops (shadow ledger, billing correctness): after credits, "
+            f"{_gaps(led.get('over') or [], 'still over-billed', period)}; "
+            f"{_gaps(led.get('under') or [], 'under-billed', period)}; {posted}; {queued}.")
 
 
 def run(deploy, params: dict, day: int, traffic) -> dict:
@@ -37,6 +67,7 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
                  f"{d['review']} landed in my queue. We get through about {params.get('ar_capacity', 12)} a cycle "
                  f"properly, so {d['backlog']} would sit." if d["review"] else
                  f"Beatriz (AR): {d['disputes']} dispute tickets on the shadow cycle, none left for my queue.")
+    lines.append(_ledger_line(res.get("_ledger") or {}, period))
     if d.get("over_current_usd", 0) > 500:
         # what the over-billed customers of this delivery would call about, and only that
         why = d.get("over_accounts_by_cause") or {}
@@ -103,7 +134,9 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
         lines.append(f"Hana (Rev Acct): the shadow ledger is about ${short:,.0f} short of what the contracts and "
                      "the plan history support - some invoices billed low, or credited past what was wrong with them. "
                      "That's revenue given away, and audit treats it like any other misstatement.")
-    if not inc and d.get("over_current_usd", 0) <= 500 and d["backlog"] == 0 and short <= 1500:
+    # quiet only when the ledger line has nothing over or under: a nearly-right run hears its figures
+    led = res.get("_ledger") or {}
+    if not inc and d["backlog"] == 0 and not led.get("over") and not led.get("under"):
         lines.append("Renata (VP Finance): quiet shadow cycle. That's what I want to see in production.")
     return {"feedback": "\n".join(lines), "facts": sorted(set(facts)), "topics": sorted(set(topics)),
             "stats": {k: d[k] for k in ("disputes", "review", "backlog", "unsupported_credits", "missing_invoices")},

@@ -151,16 +151,9 @@ def test_marcus_answers_delegation_questions_on_the_first_ask(variant, message):
     assert "per credit note the system posts" in r.reply
 
 
-# Inés's price-lock answer is the rule, not a verdict on one contract: asked about one contract or two
-# (register and order form disagreeing), she never answers "that one is protected", and says which record
-# decides the fee in this variant.
+# Inés's price-lock answer is the rule; asked about named contracts whose register row disagrees with
+# their paper, she gives those contracts' fees (tests/tasks/test_billing_dispute_contract_rows.py).
 LOCKS = [
-    "Two contracts disagree between the register and the order form: Q-2024-0338 register 2,590 vs order form "
-    "cap 2,350, and Q-2025-0198 register 2,570 vs order form lock 2,450. Are these price-protected, and which "
-    "figure should we bill?",
-    "Q-2024-0338 and Q-2025-0198: the register and the order forms give different locked fees. Which record wins?",
-    "For Q-2024-0338 the register says 2,590.00 but the order form caps the fee at 2,350.00. Which one is right?",
-    "Is Q-2025-0198 price-protected? The register shows 2,570 and the order form clause says 2,450.",
     "Tessel Holdings says INV-202512-00139 bills their Team plan at $1,320 but order form Q-2024-0965 fixes it at "
     "$1,005 until April 2026. Is that contract price-protected, and which record should the engine trust?",
 ]
@@ -168,11 +161,9 @@ LOCKS = [
 
 @pytest.mark.parametrize("variant", ["base", "order_form_locks", "sample:3318"])
 @pytest.mark.parametrize("message", LOCKS)
-def test_ines_speaks_to_the_rule_not_to_one_contract(variant, message):
+def test_ines_states_the_lock_rule_and_which_record_decides(variant, message):
     r = people(variant).contact("ines_caldera", message)
     assert r.tags == ["price_locks"], (r.tags, r.reply)
-    assert "that one" not in r.reply and not r.reply.startswith(("Pulled it", "Yes")), r.reply
-    assert "Whichever contracts you're asking about" in r.reply, r.reply
     source = TASK.variant(variant).params["lock_source_text"]
     assert f"Where the register and the order form disagree on the fee, go by {source}" in r.reply, r.reply
     assert "keeps its contracted monthly fee on the protected plan until the protection end date" in r.reply

@@ -31,6 +31,11 @@ _COUNT = re.compile(
 _DATE = re.compile(
     r"\bwhen (was|did|were|has|had)\b|\bwhat date\b|\bwhich date\b|\bon what (date|day)\b|\bsince when\b"
     r"|\bhow long ago\b", re.I)
+# "What figure does the form ask for?" asks which quantity something takes in, not for a number.
+_WHICH_QUANTITY = re.compile(
+    r"\bwhat (figure|number|amount|income|value)s? (does|do|did|will|would|should|is|are)\b[^?]{0,60}?"
+    r"\b(ask|asks|asked|asking|request|requests|capture|captures|collect|collects|take|takes|expect|expects)"
+    r"\b(?! (for )?(is|are|was|were)\b)", re.I)
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
 _NUMBER_WORDS = re.compile(
     r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
@@ -59,7 +64,7 @@ def missing_details(question: str, answers: Iterable[str]) -> tuple[str, ...]:
     """What ``question`` asks for (``count``: a number or amount; ``date``: when a past event
     happened) that none of ``answers`` names beyond what the question says itself."""
     text = " ".join(answers)
-    question = _QUOTED.sub(" ", question)
+    question = _WHICH_QUANTITY.sub(" ", _QUOTED.sub(" ", question))
     asks_count, asks_date = bool(_COUNT.search(question)), bool(_DATE.search(question))
     out = []
     if asks_count and not (_found(_NUMBER, text) - _found(_NUMBER, question)) \

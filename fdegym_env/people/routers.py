@@ -14,6 +14,8 @@ import math
 import re
 from typing import Any, Callable, Protocol
 
+from fdegym_env.people.words import is_common_word
+
 MAX_TOPICS_PER_MESSAGE = 4
 
 Topic = dict[str, Any]
@@ -335,6 +337,10 @@ class LexicalRouter:
                     cands.update(self._del_index.get(d, ()))               # substitution or swap
             # the deletion neighbourhood also pairs words two edits apart ("relat"/"treat"): keep true one-edit ones
             cands = {c for c in cands if _one_edit(w, c)}
+            if is_common_word(w):
+                # a real English word is not a typo of another ("reach" is not "breach", "watch" not "batch");
+                # it may still be an inflection of one ("taken" is "take")
+                cands = {c for c in cands if c.startswith(w) or w.startswith(c)}
             if cands:
                 found = min(cands, key=lambda c: (abs(len(c) - len(w)), -self.idf[c], c))
         self._repair_cache[w] = found

@@ -51,13 +51,14 @@ def _stale(s: dict) -> str:
     return f"{_agency(s)} '{s['slug']}' (correction {s['guid']})"
 
 
-def _first(*groups: list):
-    """The first entry of the first group that has one (None when all are empty)."""
-    return next((g[0] for g in groups if g), None)
+def _first(outcomes: dict, *names: str):
+    """(name, first entry) of the first of ``names`` whose group has one; (None, None) when all are empty."""
+    return next(((n, outcomes[n][0]) for n in names if outcomes[n]), (None, None))
 
 
-def _eg(text: str | None) -> str:
-    return f" (e.g. {text})" if text else ""
+def _eg(label: str | None, text: str | None) -> str:
+    """An example, named by the count it belongs to, so it is never read as one of a count of 0."""
+    return f" (one {label}: {text})" if label and text else ""
 
 
 def _tally(t: dict, d: dict) -> list[str]:
@@ -70,34 +71,38 @@ def _tally(t: dict, d: dict) -> list[str]:
 
     out, k, m, c, g = n["out"], n["kills"], n["embargo"], n["corrections"], n["legal"]
     held = sum(d.get("examples", {}).get("desk_days", {}).values())
-    e = _first(t["out"]["late"], t["out"]["on_time"])
+    which, e = _first(t["out"], "late", "on_time")
     stories = (f"  stories: {out['on_time']} out on time, {out['late']} out late, {out['desk']} out from the Held "
                f"queue, {out['never']} never out"
-               + _eg(e and f"{name(e)} out {max(0, e['minutes'])} min after it arrived or its embargo lifted"))
-    e = _first(t["kills"]["within_hour"], t["kills"]["not_up"])
+               + _eg({"late": "out late", "on_time": "out on time"}.get(which),
+                     e and f"{name(e)} out {max(0, e['minutes'])} min after it arrived or its embargo lifted"))
+    which, e = _first(t["kills"], "within_hour", "not_up")
     if e:
         kill = f"{name(e)}, " + (f"down {e['minutes']} min after the kill" if "minutes" in e else
                                  "not up when the kill came")
     else:
-        kill = _killed(t["kills"]["over_hour"][0]) if t["kills"]["over_hour"] else None
+        which, kill = ("over_hour", _killed(t["kills"]["over_hour"][0])) if t["kills"]["over_hour"] else (None, None)
     kills = (f"  kills: {_count(sum(k.values()), 'story', 'stories')} withdrawn by their agency: {k['over_hour']} "
              f"still up more than an hour after the kill, {k['within_hour']} taken down within the hour, "
-             f"{k['not_up']} not up when the kill came" + _eg(kill))
-    e = _first(t["embargo"]["at_or_after"], t["embargo"]["before"])
+             f"{k['not_up']} not up when the kill came"
+             + _eg({"over_hour": "still up", "within_hour": "taken down", "not_up": "not up"}.get(which or ""), kill))
+    which, e = _first(t["embargo"], "at_or_after", "before")
     embargoes = (f"  embargoes: {_count(sum(m.values()), 'embargoed story', 'embargoed stories')} out: "
-                 f"{m['before']} before the embargo lifted, {m['at_or_after']} at or after it" + _eg(e and _embargo(e)))
-    e = _first(t["corrections"]["applied"], t["corrections"]["second_story"], t["corrections"]["not_applied"],
-               t["corrections"]["moot"])
+                 f"{m['before']} before the embargo lifted, {m['at_or_after']} at or after it"
+                 + _eg({"before": "out before", "at_or_after": "out at or after"}.get(which or ""), e and _embargo(e)))
+    which, e = _first(t["corrections"], "applied", "second_story", "not_applied", "moot")
     fixes = (f"  corrections: {_count(sum(c.values()), 'corrected version', 'corrected versions')}: "
              f"{c['applied']} applied to their story, {c['second_story']} run as a second story beside the old one, "
              f"{c['not_applied']} not applied while the old text was out, {c['moot']} for a story that was not out"
-             + _eg(e and _stale(e)))
-    e = _first(t["legal"]["reviewed"], t["legal"]["unreviewed"])    # never one nobody saw
+             + _eg({"applied": "applied", "second_story": "run as a second story", "not_applied": "not applied",
+                    "moot": "for a story not out"}.get(which or ""), e and _stale(e)))
+    which, e = _first(t["legal"], "reviewed", "unreviewed")    # never one nobody saw
     legal = (f"  legal: {_count(g['reviewed'], 'court or crime story', 'court or crime stories')} out after legal "
-             f"review, {g['unreviewed']} out without it" + _eg(e and name(e)))
-    e = _first(t["out"]["desk"])
+             f"review, {g['unreviewed']} out without it"
+             + _eg({"reviewed": "reviewed", "unreviewed": "out without review"}.get(which or ""), e and name(e)))
+    which, e = _first(t["out"], "desk")
     queue = (f"  Held queue: {_count(held, 'story', 'stories')} held, {d.get('overflow', 0)} of them stale unread"
-             + _eg(e and f"{name(e)} out from the queue"))
+             + _eg(which and "from the queue", e and name(e)))
     other = (f"  other: {d.get('advisories_published', 0)} agency notices published as stories, "
              f"{d.get('wrong_unpublish', 0)} live stories taken down or written over with no kill from the agency")
     return ["The day in the publishing-quality terms (docs/metrics.md):", stories, kills, embargoes, fixes, legal,

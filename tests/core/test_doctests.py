@@ -34,6 +34,7 @@ NO_EXAMPLES = frozenset({
     "fdegym_env.sandbox.inside.ask", "fdegym_env.sandbox.inside.delivered_wrapper",
     "fdegym_env.sandbox.inside.executor_main", "fdegym_env.sandbox.inside.llm_client",
     "fdegym_env.sandbox.inside.pilot", "fdegym_env.sandbox.inside.worker_main",
+    "fdegym_env.sandbox.inside.call_driver",
     # run real episodes, sandboxes or graders: covered by their own tests rather than an example
     "fdegym_env.admission.bypasses", "fdegym_env.admission.realism", "fdegym_env.admission.validate",
     "fdegym_env.agents.base", "fdegym_env.agents.baselines", "fdegym_env.core.paths", "fdegym_env.core.workspace",

@@ -66,6 +66,10 @@ def test_a_paragraph_that_holds_the_figure_is_told_plainly():
     # a question quoted as evidence is not what is asked
     ('OLA 2.0 asks "How much do you take home every two weeks?" - is this OK to ship?', "Yes, send the diff.", ()),
     ("The form asks 'How many dependants?' - do we use that?", "No, we ignore it.", ()),
+    # which quantity a form or feed takes in is not a request for a number
+    ("What figure does the OLA 2.0 form ask for - monthly or annual income?", "It asks for monthly take-home.", ()),
+    ("What amount does the partner API expect in income_amount?", "Gross annual, as a plain number.", ()),
+    ("What figure do you use for the approval plan?", "We plan on the committee's target.", ("count",)),
 ])
 def test_what_counts_as_missing(question, answer, missing):
     assert missing_details(question, [answer]) == missing

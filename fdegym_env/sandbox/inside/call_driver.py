@@ -11,14 +11,20 @@ import traceback
 
 MARK = ""   # the marker the host looks for: set in the text the host hands over
 
-real = sys.stdout
-sys.stdout = sys.stderr
-try:
-    args = json.loads(sys.stdin.buffer.read().decode("utf-8"))
-    sys.path.insert(0, ".")
-    fn = getattr(importlib.import_module(sys.argv[1]), sys.argv[2])
-    payload = json.dumps({"ok": True, "value": fn(*args)})
-except BaseException:
-    payload = json.dumps({"ok": False, "error": traceback.format_exc()[-3000:]})
-real.write(MARK + payload)
-real.flush()
+
+def main() -> None:
+    real = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        args = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+        sys.path.insert(0, ".")
+        fn = getattr(importlib.import_module(sys.argv[1]), sys.argv[2])
+        payload = json.dumps({"ok": True, "value": fn(*args)})
+    except BaseException:
+        payload = json.dumps({"ok": False, "error": traceback.format_exc()[-3000:]})
+    real.write(MARK + payload)
+    real.flush()
+
+
+if __name__ == "__main__":
+    main()

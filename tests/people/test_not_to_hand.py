@@ -75,7 +75,7 @@ def test_what_counts_as_missing(question, answer, missing):
     assert missing_details(question, [answer]) == missing
 
 
-@pytest.mark.parametrize("name", ["agent_traffic", "agent_traffic2", "blind8"])
+@pytest.mark.parametrize("name", ["agent_traffic", "agent_traffic2", "agent_traffic3", "blind8"])
 def test_labelled_answers_are_rarely_hedged(name):
     """Of the replies that gave an expected paragraph, at most 2% open with "I don't have that"."""
     on_topic = needless = 0

@@ -69,6 +69,14 @@ V3_SHORT = ("chest pain/tightness/crushing/heavy chest; breathlessness incl. lip
             "mental-health crisis; sepsis signs")
 
 
+# how patients write the list (traffic.INFLECT): the owner says so, with the one wording that is not
+# the list's own words with a plural or -ing ending ("coughing up bloody phlegm" is coughing up blood)
+GENEROUS_OKAFOR = ("Match generously - patients don't write it word for word: 'chest pains', 'cant breathe', "
+                   "'coughing up bloody phlegm' all count. A false alarm costs Nadia five minutes, a miss costs a patient.")
+GENEROUS_NADIA = ("Match generously - patients don't write my list word for word: 'chest pains', 'cant breath properly', "
+                  "'coughing up bloody phlegm' all count. A false red banner costs me five minutes, a miss costs a patient.")
+
+
 def _and(xs: list) -> str:
     return xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " and " + xs[-1]
 
@@ -94,15 +102,14 @@ def _rf_prose(p: dict) -> dict:
             "added to it since. Get the current version from her, not from me and not from the v2 sheet in the folder.")
         out["rf_answer_nadia"] = (
             f"It's mine since {month} - Funmi handed it over. Current list, anything in the subject OR the body: "
-            f"{listing} And what I added in {month} after {why}: {added}")
+            f"{listing} And what I added in {month} after {why}: {added} {GENEROUS_NADIA}")
     else:
         out["rf_owner"] = "Dr Funmilayo Okafor (GP partner, clinical lead)"
         out["rf_answer_okafor"] = (
             "Right, I've looked at those - that's exactly what the SEA was about. The current list is v4: the v3 "
             f"one from SEA-2025-14 plus what we added at governance in {month} after {why}. It's what the care "
             "navigators are trained on, and it applies to anything in the message, subject or body: "
-            f"{listing} {added} The v2 sheet in the policy folder is two versions out of date. Match generously; "
-            "a false alarm costs Nadia five minutes, a miss costs a patient.")
+            f"{listing} {added} The v2 sheet in the policy folder is two versions out of date. {GENEROUS_OKAFOR}")
         out["rf_answer_nadia"] = (
             "We work off Funmi's list - chest pain, can't breathe, stroke signs, bleeding, swelling lips/throat, "
             f"collapse, the mental-health and sepsis ones from the SEA, and she added {_and([CAT_WORDS[c] for c in extras])} "

@@ -2,8 +2,12 @@
 
 - **future records** (:func:`future_records`): a date in a workspace data file (text, CSV, JSON,
   logs, SQLite: dates written out, or epoch seconds/milliseconds in a column named like a date)
-  after the episode's start clock (people.yaml ``clock.start``). Scheduled items are declared in
-  task.yaml: ``scheduled_dates_ok: [data/rota.csv, "mail/*.txt"]`` (globs, relative to the world).
+  after the episode's start clock (people.yaml ``clock.start``); a date with a time (ISO or slashed)
+  counts from that minute, so a record at 14:50 on the start day is after a 09:00 start. Scheduled
+  items are declared in task.yaml: ``scheduled_dates_ok: [data/rota.csv, "mail/*.txt"]`` (globs,
+  relative to the world) exempt whole files; ``{path: data/certs.csv, fields: [not_after]}`` exempts
+  only those CSV columns or JSON/JSONL keys (at any depth), and every other field is still checked
+  (an expiry column is scheduled, the renewal-done column beside it is history).
   Code files are not records and are not scanned. A task with a sampler has this checked on
   :data:`REALISM_SAMPLES` sampled worlds too (a generator's dates move with the draw).
 - **repeated notes** (:func:`repeated_notes`): one free-text note (:data:`NOTE_MIN_WORDS` words or
@@ -53,7 +57,7 @@ REALISM_SAMPLES = 3          # sampled worlds (sample:0..) checked as well, with
 _ISO = re.compile(r"(?<![\d-])(20\d\d)-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d))?(?!\d)")
 _DATE_COLUMN = re.compile(r"(date|time|_at$|_on$|^ts$|_ts$|timestamp|when|day$)", re.IGNORECASE)
 _EPOCH = (datetime(2000, 1, 1).timestamp(), datetime(2100, 1, 1).timestamp())
-_US = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(20\d\d)(?![\d/])")
+_US = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(20\d\d)(?![\d/])(?:,?[ T](\d\d?):(\d\d)(?!\d))?")
 _UNREACHABLE = re.compile(
     r"\b(has left|have left|left the (company|firm|team|business)|no longer (works|with|at|here)|"
     r"is away|are away|on leave|out of (the )?office|must not be contacted|must never be contacted|"
@@ -117,8 +121,9 @@ def dates_in(text: str) -> Iterator[tuple[datetime, bool, int]]:
             d, mo = (a, b) if firsts else (b, a)
         else:                                                              # ambiguous: the earlier reading
             d, mo = min((a, b), (b, a), key=lambda dm: (dm[1], dm[0]))
+        hh, mm = m.group(4), m.group(5)
         try:
-            yield datetime(y, mo, d), False, m.start()
+            yield datetime(y, mo, d, int(hh or 0), int(mm or 0)), hh is not None, m.start()
         except ValueError:
             continue
 
@@ -140,23 +145,92 @@ def _cell_dates(col: str, v: Any) -> Iterator[tuple[datetime, bool]]:
                 return
 
 
-def future_records(world: Path, start: datetime, allowed: Iterable[str] = ()) -> list[str]:
-    """``file:line date`` for every date in the world's data after ``start`` (not in ``allowed`` globs)."""
-    allowed = list(allowed)
+def _scheduled(allowed: Iterable[Any]) -> list[tuple[str, frozenset[str] | None]]:
+    """(glob, exempt fields or None for the whole file) of each ``scheduled_dates_ok`` entry."""
+    out: list[tuple[str, frozenset[str] | None]] = []
+    for a in allowed:
+        if isinstance(a, dict):
+            out.append((str(a["path"]), frozenset(str(f) for f in a.get("fields") or [])))
+        else:
+            out.append((str(a), None))
+    return out
+
+
+def _json_strings(obj: Any, skip: frozenset[str], path: str = "") -> Iterator[tuple[str, str]]:
+    """(key path, text) of every string key and value in ``obj`` not under a key in ``skip``."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if str(k) in skip:
+                continue
+            yield f"{path}.{k}".lstrip("."), str(k)
+            yield from _json_strings(v, skip, f"{path}.{k}")
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _json_strings(v, skip, f"{path}[{i}]")
+    elif isinstance(obj, str):
+        yield path.lstrip("."), obj
+
+
+def _field_dates(p: Path, rel: str, text: str, skip: frozenset[str]) -> Iterator[tuple[datetime, bool, str]]:
+    """Dates in a CSV/TSV/JSON/JSONL file outside the fields in ``skip``, with where each is."""
+    def found(cell: str, where: str) -> Iterator[tuple[datetime, bool, str]]:
+        for when, has_time, at in dates_in(cell):
+            yield when, has_time, f"{where} {cell[at:at + 16]!r}"
+    suffix = p.suffix.lower()
+    if suffix in (".csv", ".tsv"):
+        reader = csv.reader(io.StringIO(text), delimiter="\t" if suffix == ".tsv" else ",")
+        header = next(reader, [])
+        for row in reader:
+            for col, cell in zip(header, row):
+                if col not in skip:
+                    yield from found(cell, f"{rel}:{reader.line_num} {col}")
+    elif suffix == ".jsonl":
+        for i, line in enumerate(text.splitlines(), 1):
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                yield from found(line, f"{rel}:{i}")
+                continue
+            for key, s in _json_strings(obj, skip):
+                yield from found(s, f"{rel}:{i} {key}")
+    elif suffix == ".json":
+        try:
+            doc = json.loads(text)
+        except ValueError:
+            yield from found(text, rel)
+            return
+        for key, s in _json_strings(doc, skip):
+            yield from found(s, f"{rel} {key}")
+    else:                                          # no fields to tell apart: the whole text
+        for when, has_time, at in dates_in(text):
+            yield when, has_time, f"{rel}:{text.count(chr(10), 0, at) + 1} {text[at:at + 16].split(chr(10))[0]!r}"
+
+
+def future_records(world: Path, start: datetime, allowed: Iterable[Any] = ()) -> list[str]:
+    """``file:line date`` for every date in the world's data after ``start``, except in files matched
+    by a whole-file ``allowed`` glob and in the fields a ``{path, fields}`` entry names."""
+    scheduled = _scheduled(allowed)
     out = []
     for p in _files(world, DATA_SUFFIXES | DB_SUFFIXES):
         rel = p.relative_to(world).as_posix()
-        if any(fnmatch.fnmatch(rel, g) for g in allowed):
+        matched = [fields for g, fields in scheduled if fnmatch.fnmatch(rel, g)]
+        if any(fields is None for fields in matched):
             continue
+        skip = frozenset().union(*[f for f in matched if f is not None])
         if p.suffix.lower() in DB_SUFFIXES:
             for table, cols, rows in _db_tables(p):
                 for i, row in enumerate(rows, 1):
                     for col, v in zip(cols, row):
+                        if col in skip:
+                            continue
                         if any(_after(when, has_time, start) for when, has_time in _cell_dates(col, v)):
                             shown = v[:40] if isinstance(v, str) else v
                             out.append(f"{rel}:{table}.{col} row {i} {shown!r}")
             continue
         text = p.read_text(encoding="utf-8", errors="replace")
+        if skip:
+            out += [where for when, has_time, where in _field_dates(p, rel, text, skip) if _after(when, has_time, start)]
+            continue
         for when, has_time, at in dates_in(text):
             if _after(when, has_time, start):
                 line = text.count("\n", 0, at) + 1

@@ -83,6 +83,15 @@ class Limits(_Strict):
     max_wall_seconds: float = Field(3600, gt=0)
 
 
+class ScheduledFields(_Strict):
+    """A ``scheduled_dates_ok`` entry that exempts only some fields of the files it matches."""
+
+    path: str = Field(description="world path (glob)")
+    fields: list[str] = Field(min_length=1, description="CSV/TSV columns, JSON/JSONL keys (any depth) or SQLite "
+                                                        "columns whose dates are scheduled; every other field "
+                                                        "is still checked")
+
+
 class TaskFile(_Strict):
     """task.yaml: identity, metric, entry points, limits, defaults."""
 
@@ -106,9 +115,10 @@ class TaskFile(_Strict):
     runtime_state: list[str] = Field(
         default_factory=list, description="folders under system/ that hold production's own runtime state (e.g. "
                                           "state): a deployment gets them empty, never the workspace's copy")
-    scheduled_dates_ok: list[str] = Field(
+    scheduled_dates_ok: list[Union[str, ScheduledFields]] = Field(
         default_factory=list, description="world paths (globs) whose dates after the start clock are scheduled "
-                                          "items, not history (validate's future-records check)")
+                                          "items, not history (validate's future-records check); "
+                                          "{path, fields} exempts only those fields of the file")
     notes: Optional[str] = Field(None, description="for authors; never shown to the agent")
 
     @model_validator(mode="after")

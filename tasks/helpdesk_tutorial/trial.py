@@ -32,11 +32,42 @@ def _texts(traffic: dict) -> dict[str, str]:
             for week in traffic["weeks"] for v in week}
 
 
+TEAM = {"field_ops": "Depot IT", "vendor_korvex": "Korvex"}
+
+
+def _after_hours(r: dict) -> bool:
+    """Raised while the queue it went to was closed (its calendar, e.g. Korvex 07:00-20:00 Mon-Sat)."""
+    opened = sim.parse_ts(r["opened"])
+    return sim.CAL[r["queue"]].next_open(opened) > opened
+
+
 def _why_slow(r: dict) -> str:
-    """What the team saw of a slow ticket: when it was opened, at what priority, when it was fixed."""
+    """What the team saw of a slow ticket: when it was opened, at what priority, when it was fixed, and
+    when it came in while the team was closed, when they open (a wait that the priority may not change)."""
     opened = sim.parse_ts(r["opened"])
     fixed = opened + timedelta(hours=r["hours"])
-    return f"(opened {opened:%a %H:%M} at {r['priority']}, fixed {fixed:%a %H:%M})"
+    closed = ""
+    if _after_hours(r):
+        team = TEAM.get(r["queue"], r["queue"])
+        closed = f", {team} closed till {sim.CAL[r['queue']].next_open(opened):%H:%M}"
+    return f"(opened {opened:%a %H:%M} at {r['priority']}, fixed {fixed:%a %H:%M}{closed})"
+
+
+def _slow_note(rows: list[dict], slow: list[str]) -> str:
+    """For a team with no on-call: how many slow tickets only waited for the team to open, which no
+    route or priority changes."""
+    late = [r for r in rows if r["id"] in slow and _after_hours(r)]
+    if not late or not rows or rows[0]["queue"] in sim.ONCALL:
+        return ""
+    team = TEAM.get(rows[0]["queue"], rows[0]["queue"])
+    which = ("raised while" if len(slow) == 1 else "all raised while" if len(late) == len(slow)
+             else f"{len(late)} of them raised while")
+    return (f" - {which} {team} was closed: {team} has no on-call, so "
+            f"{'it waits' if len(late) == 1 else 'those wait'} for the morning whatever the route or priority")
+
+
+def _n(k: int, one: str, many: str) -> str:
+    return f"{k} {one if k == 1 else many}"
 
 
 def _incident_report(incidents: list[str], unrouted: list[str]) -> str:
@@ -78,7 +109,8 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
             who = "Tomasz" if q == "field_ops" else "Korvex's daily report"
             lines.append(f"{who}: {len(rows)} RT7 ticket(s) came straight to the team that fixes them "
                          f"({_named(ids)}); {len(slow)} still took more than 4 hours"
-                         + (f" ({_named(slow, {r['id']: _why_slow(r) for r in rows})})." if slow else "."))
+                         + (f" ({_named(slow, {r['id']: _why_slow(r) for r in rows})}){_slow_note(rows, slow)}."
+                            if slow else "."))
         elif q == "field_ops":
             lines.append(f"Tomasz: {len(rows)} RT7 ticket(s) came to us and there's nothing we can do with them "
                          f"any more ({_named(ids, subject)}) - forwarded each one, they went to the back of the "
@@ -99,8 +131,9 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     night = [r for r in hh if int(r["opened"][11:13]) >= 22 or int(r["opened"][11:13]) < 6]
     if night:
         stuck = [r["id"] for r in night if r["hours"] > 4]
-        lines.append(f"Shona: {len(night)} of those were raised on nights ({_named([r['id'] for r in night])}); "
-                     f"{len(stuck)} of them weren't sorted till the morning" + (f" ({_named(stuck)})." if stuck else "."))
+        lines.append(f"Shona: {_n(len(night), 'of those was', 'of those were')} raised on nights "
+                     f"({_named([r['id'] for r in night])}); {_n(len(stuck), 'of them wasn', 'of them weren')}'t "
+                     "sorted till the morning" + (f" ({_named(stuck)})." if stuck else "."))
     pages = out["details"]["wasted_pages"]
     if pages:
         paged = [r["id"] for r in out["_routed"] if r["wasted_page"]]

@@ -8,6 +8,7 @@ from . import grader, shop
 
 SHOWN = 5           # RMAs named per line; the rest are counted
 REASONS = 4         # inspection reasons listed one by one; any further ones share a line
+WHY_CHARS = 80      # a longer reason is cut at a word boundary, with '...'
 
 
 def _named(ids: list[str], say=None) -> str:
@@ -15,6 +16,17 @@ def _named(ids: list[str], say=None) -> str:
     ids = sorted(ids)
     return (", ".join(f"{i} ({say(i)})" if say else i for i in ids[:SHOWN])
             + (f" ({SHOWN} of {len(ids)} shown)" if len(ids) > SHOWN else ""))
+
+
+def _clip(text: str, n: int = WHY_CHARS) -> str:
+    """``text`` on one line, or its words up to ``n`` characters and '...' (never half a word)."""
+    s = " ".join(text.split())
+    if len(s) <= n:
+        return s
+    cut = s[:n - 3]
+    if not s[n - 3].isspace() and " " in cut:      # the cut falls inside a word: drop that word
+        cut = cut[:cut.rindex(" ")]
+    return cut.rstrip(" ,;:-") + "..."
 
 
 def _refusal(x: dict) -> str:
@@ -28,7 +40,7 @@ def _inspections(rows: list[dict]) -> list[str]:
     by: dict[str, list[str]] = {}
     for x in rows:
         if x["action"] == "inspect":
-            by.setdefault(x["why"][:80] or "no reason given", []).append(x["req"]["rma_id"])
+            by.setdefault(_clip(x["why"]) or "no reason given", []).append(x["req"]["rma_id"])
     ranked = sorted(by.items(), key=lambda kv: (-len(kv[1]), kv[0]))
     if len(ranked) > REASONS:
         rest = [i for _, ids in ranked[REASONS - 1:] for i in ids]

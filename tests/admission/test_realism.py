@@ -175,3 +175,43 @@ def test_leaks_only_report_includes_the_realism_checks(tiny):
     report = leak_report(task)
     assert not report.passed
     assert any("who is reachable" in f for f in report.failures)
+
+
+def test_a_scheduled_column_exempts_only_itself_and_a_same_day_time_after_the_clock_counts(tmp_path):
+    """A renewals export: not_after is scheduled, but renewed_utc is history. Declaring the whole
+    file hid a renewal 'done' at 14:50 on the start day (09:00); declaring the column does not."""
+    world = tmp_path / "w"
+    (world / "data").mkdir(parents=True)
+    (world / "data" / "renewals.csv").write_text(
+        "key,not_after,status,renewed_utc\n"
+        "S-1,2026-03-17T22:51:31Z,Done,2026-02-27 11:02\n"
+        "S-2,2026-03-18T14:59:34Z,Done,2026-03-02 14:50\n"
+        "S-3,2026-03-21T03:47:55Z,In Progress,\n", encoding="utf-8")
+    (world / "data" / "events.jsonl").write_text(
+        '{"ts": "2026-03-01T23:05:00Z", "labels": {"not_after": "2026-03-20T17:43:01Z"}}\n'
+        '{"ts": "2026-03-02T09:30:00Z", "labels": {"not_after": "2026-03-20T17:43:01Z"}}\n', encoding="utf-8")
+    (world / "data" / "uk_log.txt").write_text(      # day first (13/02), so 02/03 is 2 March
+        "opened 13/02/2026 10:00\nseen 02/03/2026 08:15\nfixed 02/03/2026 14:50\n", encoding="utf-8")
+    start = realism.datetime(2026, 3, 2, 9, 0)
+    scheduled = [{"path": "data/renewals.csv", "fields": ["not_after"]},
+                 {"path": "data/*.jsonl", "fields": ["labels"]}]
+    out = realism.future_records(world, start, scheduled)
+    assert out == ["data/events.jsonl:2 ts '2026-03-02T09:30'",
+                   "data/renewals.csv:3 renewed_utc '2026-03-02 14:50'",
+                   "data/uk_log.txt:3 '02/03/2026 14:50'"]
+    # the whole file declared: nothing in it is checked (how the late renewal went unseen)
+    assert realism.future_records(world, start, ["data/renewals.csv", "data/*.jsonl", "data/uk_log.txt"]) == []
+
+
+def test_a_scheduled_fields_entry_in_task_yaml_exempts_that_column_only(tiny):
+    (tiny / "world" / "data").mkdir()
+    (tiny / "world" / "data" / "certs.csv").write_text(
+        "cert,expires,renewed\na,2026-04-01,2026-02-20 10:00\nb,2026-04-09,2026-03-02 09:30\n", encoding="utf-8")
+    text = (tiny / "task.yaml").read_text(encoding="utf-8")
+    (tiny / "task.yaml").write_text(text + "scheduled_dates_ok: [{path: data/certs.csv, fields: [expires]}]\n",
+                                    encoding="utf-8")
+    bad = _failing(Task.load(tiny))
+    assert bad and all(c["value"] == "1: data/certs.csv:3 renewed '2026-03-02 09:30'" for c in bad)   # every variant
+    (tiny / "task.yaml").write_text(text + "scheduled_dates_ok: [{path: data/certs.csv, fields: [expires, renewed]}]\n",
+                                    encoding="utf-8")
+    assert _failing(Task.load(tiny)) == []

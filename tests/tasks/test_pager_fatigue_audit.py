@@ -125,7 +125,12 @@ def _cert_series(events):
     return {k: sorted(v, key=lambda x: x[0]) for k, v in series.items()}
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+# sampled worlds whose last night's scan put a renewal due on the start day (Mon 2 Mar): it used to be
+# written as done at 09:42-14:50 that day, after the 09:00 start clock
+LAST_NIGHT_RENEWALS = ["sample:7046", "sample:1"]
+
+
+@pytest.mark.parametrize("variant", VARIANTS + LAST_NIGHT_RENEWALS)
 def test_a_certs_days_left_fall_by_one_a_night_until_it_is_renewed(variant):
     ws = _world(variant)
     series = _cert_series([e for _f, e, _l in _events(ws) if e])
@@ -247,7 +252,7 @@ def test_cut_lines_in_the_event_archive_are_explained(variant):
 EXPIRY_COLUMNS = {"not_after", "new_not_after"}
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", VARIANTS + LAST_NIGHT_RENEWALS)
 def test_every_dated_record_is_before_the_start_clock(variant):
     """Beyond validate's scan (which exempts the event archive for its notAfter): every event's ts,
     every page, incident, renewal and ticket comment is before clock.start; only expiries are after."""

@@ -182,3 +182,24 @@ def test_many_inspection_reasons_share_a_line_and_every_inspection_is_counted():
     assert sum(int(re.search(r"': (\d+) - ", line).group(1)) for line in lines) == n
     assert lines[-1].startswith(f"  inspect, '{n - TRIAL.REASONS + 1} other reasons': {n - TRIAL.REASONS + 1} - ")
     assert SHOWN.findall(lines[-1]) == [("5", str(n - TRIAL.REASONS + 1))]
+
+
+def test_a_long_inspection_reason_is_cut_at_a_word_with_an_ellipsis():
+    """A reason longer than the line allows was cut mid-word ('...QC before refu'): it ends on a whole
+    word and '...'; a reason that fits is shown whole."""
+    long_why = ("occasionwear flagged: earlier grade C return inside 12 months, so we hold it for QC before refund "
+                "and email the customer")
+    def wordy(r):
+        if r["category"] == "occasionwear":
+            return {"action": "inspect", "reason": long_why}
+        return {"action": "inspect", "reason": "high value - QC before refund"} if r["price"] >= 150 else {"action": "approve"}
+    params = dict(TASK.variant("base").params)
+    traffic = shadow_traffic(TASK, TASK.variant("base"), 1)
+    text = TRIAL.run(_Canned(wordy), params, 1, traffic)["feedback"]
+    reasons = [re.match(r"  inspect, '(.*)': \d+ - ", line).group(1) for line in text.splitlines()
+               if line.startswith("  inspect, '")]
+    assert "high value - QC before refund" in reasons
+    cut = next(r for r in reasons if r.startswith("occasionwear"))
+    assert cut.endswith("...") and len(cut) <= TRIAL.WHY_CHARS, cut
+    assert long_why.startswith(cut[:-3]) and long_why[len(cut) - 3] == " ", cut     # whole words only
+    assert TRIAL._clip("a " * 60).endswith("a...") and TRIAL._clip("x" * 100) == "x" * 77 + "..."

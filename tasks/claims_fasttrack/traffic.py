@@ -88,7 +88,7 @@ def _status(rng, vis, tru, decided, hist_end):
     note = rng.choice(["", "", "", "pd per est", "paid per shop estimate", "supplement $112 approved", "ok to pay",
                        "rental ext 3 days approved", "waiting on 2nd pic of rear", "pd - total under ded?? no, over",
                        "cust called x3 re status", "R&R bumper cover, blend adj panels", "two-car, see linked claim"])
-    note = _vary(note, vis)
+    note = _vary(note, vis, tru)
     return "PAID", round(tru["true_cost"] if tru["kind"] != "ring" else float(vis["estimate_usd"]), 2), closed, note
 
 
@@ -99,15 +99,20 @@ PANELS = ["bumper cover", "rear bumper", "LF fender", "RF door skin", "tail lamp
 BLENDS = ["blend adj panels", "blend adj", "blend into adjacent panel", "blend both sides", "no blend needed per shop"]
 
 
-def _vary(note: str, vis: dict) -> str:
-    """The two long stock notes as adjusters actually write them: the part, the amount over the deductible."""
+def _vary(note: str, vis: dict, tru: dict) -> str:
+    """The stock notes on a PAID file as adjusters actually write them: the part, the amount over the
+    deductible. A note never contradicts the file: a paid claim is never "under ded, closed no pay"
+    (an estimate under the deductible reads as paid per estimate), and "two-car, see linked claim"
+    sits only on a claim that has a linked two-car partner. Uses no randomness (the draw stays as it was)."""
     n = int(vis["claim_id"][-4:])
+    if note.startswith("two-car") and "two_car" not in tru["tags"]:
+        return ""
     if note.startswith("R&R"):
         blend = BLENDS[(n // len(PANELS)) % len(BLENDS)]
         return f"R&R {PANELS[n % len(PANELS)]}" + ("" if n % 3 else f", {blend}")
     if note.startswith("pd - total under ded"):
         over = float(vis["estimate_usd"]) - (500 if n % 2 else 1000)
-        return f"pd - total under ded?? no, over by ${over:,.0f}" if over > 0 else "under ded, closed no pay"
+        return f"pd - total under ded?? no, over by ${over:,.0f}" if over > 0 else "pd per est"
     return note
 
 

@@ -11,11 +11,14 @@
 from __future__ import annotations
 
 import json
+import re
+import warnings
 
 import pytest
 
+from fdegym_env import FDEGymEnv
 from fdegym_env.core.registry import load_task
-from fdegym_env.grading.grade import held_out_traffic
+from fdegym_env.grading.grade import apply_solution, held_out_traffic
 from fdegym_env.people.engine import People
 from fdegym_env.people.routers import make_router
 
@@ -76,3 +79,67 @@ def test_the_readme_names_whose_notice_and_the_grader_uses_it():
         r = grader.replay(TASK.variant("base").params, plan,
                           {"decisions": [{"pax_id": p["pax_id"], "action": "rebook", "segments": [f["key"]]}]})
         assert r["rejected"] and r["rejected"][0][0] == grader.TOO_SOON
+
+
+OTHER_ASKS = [
+    # the playtest's message
+    "In the shadow run for SK443 CDG / SK139 JFK you listed 35 connecting passengers at the desk that were neither "
+    "UMNR nor hotel cases (P42121, P42128, P42133 ...). What did your agents do for them that the tool should have "
+    "done itself - or were they genuinely unplaceable?",
+    "What are the \"other connecting passengers\" your desk got in trial 2?",
+    "Hi Marek, following up on the second shadow day. Your count had 2 UMNRs, 42 hotel cases and then 35 other "
+    "connecting passengers. I'd like to know whether those 35 are something my tool should be handling - what did "
+    "they need from your agents, and what would you normally do with them?",
+    "Were the other connecting passengers at your desk genuinely impossible to place, or could reaccom have "
+    "rebooked them?",
+]
+
+
+@pytest.mark.parametrize("variant", ["base", "sample:1906", "own_metal_us", "sample:0"])
+@pytest.mark.parametrize("message", OTHER_ASKS, ids=["playtest", "short", "long", "unplaceable"])
+def test_marek_says_what_the_other_connecting_passengers_at_his_desk_are(variant, message):
+    r = ask(variant, "marek_zielinski", message)
+    assert r.tags == ["other_connecting"], (r.tags, r.reply)
+    for said in ("the tool chose to send them", "Rebooked the same day", "genuinely wasn't one"):
+        assert said in r.reply, r.reply
+
+
+def test_the_trial_says_what_the_desk_found_for_the_other_passengers_and_the_tools_reason():
+    """The playtest's variant and seed with the reference: trial day 2 sends the SK 139 JFK connecting
+    passengers to the desk with nothing to put them on; the line says so, quotes the tool's reason and
+    the counts still add up to the desk total."""
+    env = FDEGymEnv(task="irrops_rebook", sandbox="none", variant="sample:1906")
+    try:
+        env.reset(seed=29)
+        apply_solution(TASK, "reference", env.workspace, TASK.variant("sample:1906").params)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            texts = [env.step({"tool": "trial"})[0]["text"] for _ in range(2)]
+    finally:
+        env.close()
+    line = next(x for x in texts[1].splitlines() if x.startswith("Marek (recovery desk): the desk got"))
+    m = re.search(r"(\d+) other connecting passenger\(s\) \([^)]*\) - (.*?)(?:; \d+ |\.$)", line)
+    assert m, line
+    n, said = int(m.group(1)), m.group(2)
+    found = re.findall(r"(?:^|, )(\d+) (?:rebooked by an agent the same day|with nothing before the next day|"
+                       r"with nothing in the plan's three days that has seats and makes the connection)", said)
+    assert sum(int(k) for k in found) == n, line
+    assert re.search(r"the tool's reason '[^']+' on \d+", said), line
+    desk = int(re.search(r"sent (\d+) to the desk", texts[1]).group(1))
+    assert sum(int(k) for k, _ in re.findall(r"(?:: |; )(\d+) ([a-zA-Z ()-]+?) \(", line)) == desk, line
+
+
+def test_a_referral_the_desk_rebooks_the_same_day_says_the_tool_could_have():
+    """The delivered tool (locals only) refers connecting passengers the desk then rebooks the same day."""
+    env = FDEGymEnv(task="irrops_rebook", sandbox="none", variant="sample:1906")
+    try:
+        env.reset(seed=29)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            text = env.step({"tool": "trial"})[0]["text"]
+    finally:
+        env.close()
+    line = next(x for x in text.splitlines() if x.startswith("Marek (recovery desk): the desk got"))
+    assert re.search(r"\d+ rebooked by an agent the same day \(an itinerary with seats for the whole booking that "
+                     r"makes the connection - the tool could have sent that SMS itself\)", line), line
+    assert "the tool's reason 'connecting passenger' on" in line, line

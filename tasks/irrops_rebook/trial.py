@@ -68,8 +68,8 @@ def _what_the_desk_did(xs: list[dict], connecting: bool) -> str:
         key = _quote(x["reason"]) if x.get("reason") else ""
         reasons[key] = reasons.get(key, 0) + 1
     ranked = sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
-    said = [f"'{why}' on {n}" if why else f"no reason on {n}" for why, n in ranked[:2]]
-    more = len(xs) - sum(n for _, n in ranked[:2])
+    said = [f"'{why}' on {n}" if why else f"no reason on {n}" for why, n in ranked[:2]]  # of len(ranked), the rest summed
+    more = sum(n for _, n in ranked[2:]) if len(ranked) > 2 else 0
     return (" - " + ", ".join(found) + ", the tool's reason " + " and ".join(said)
             + (f" and other reasons on {more}" if more else ""))
 

@@ -63,7 +63,7 @@ def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
     pax = {p["pax_id"]: p for p in plan["passengers"]}
     decs = value.get("decisions") if ok and isinstance(value, dict) else None
     r = {"out": {}, "key": key, "pax": pax, "incidents": [], "malformed": 0, "rejected": [],
-         "offloaded": 0, "misconnects": 0, "umnr_auto": 0, "prm_missed": 0, "why": {}}
+         "offloaded": 0, "misconnects": 0, "umnr_auto": 0, "prm_missed": 0, "why": {}, "reason": {}}
     seen, queue = set(), []
 
     def reject(why: str, example: str) -> None:
@@ -81,6 +81,8 @@ def replay(params: dict, plan: dict, value, ok: bool = True) -> dict:
         seen.add(p["pax_id"])
         if d.get("action") != "rebook":          # anything but rebook/desk is tasklib.replay's malformed output
             r["why"][p["pax_id"]] = "referred"
+            if isinstance(d.get("reason"), str):
+                r["reason"][p["pax_id"]] = d["reason"]      # on the agent's screen (the trial report quotes it)
             queue.append(p)
             continue
         segs = d.get("segments")
@@ -184,7 +186,8 @@ def evaluate(decide, params: dict, traffic: dict) -> dict:
             # what the people watching the day see of this passenger (the trial report only)
             rows.append({"pax_id": pid, "pnr": p["pnr"], "ssr": p["ssr"], "desk": desk, "why": r["why"].get(pid),
                          "split": pid in r["split"], "hotel": bool(eu and night and desk), "coterm": coterm,
-                         "connecting": len(p["segments"]) > 1, "delay": delay, "found": bool(legs)})
+                         "connecting": len(p["segments"]) > 1, "delay": delay, "found": bool(legs),
+                         "night": night, "reason": r["reason"].get(pid)})
             for k, n in (("desk" if desk else "auto", 1), ("pax", 1), ("delay_min", delay), ("comp", comp),
                          ("hotel", eu and night and desk), ("coterm", coterm), ("split", pid in r["split"])):
                 st[k] += n

@@ -41,15 +41,53 @@ def _desk_class(x: dict, params: dict) -> str:
     return "hotel" if x["hotel"] else "connecting" if x["connecting"] else "local"
 
 
+def _quote(reason: str) -> str:
+    """The tool's referral reason as the agent's screen shows it, shortened, in words only (no ';' or ':'
+    that would read as another count in Marek's line)."""
+    text = " ".join(reason.replace(";", ",").replace(":", " -").replace('"', "'").split())
+    return text if len(text) <= 60 else text[:57].rstrip() + "..."
+
+
+def _what_the_desk_did(xs: list[dict], connecting: bool) -> str:
+    """For the passengers the tool referred for no reason the desk has a class for (the 'other' classes):
+    what the agents found for them and the reason the tool gave on the agent's screen."""
+    same = sum(1 for x in xs if x["found"] and not x["night"])
+    later = sum(1 for x in xs if x["found"] and x["night"])
+    none = sum(1 for x in xs if not x["found"])
+    found = []
+    if same:
+        found.append(f"{same} rebooked by an agent the same day (an itinerary with seats for the whole booking"
+                     + (" that makes the connection" if connecting else "") + " - the tool could have sent that SMS itself)")
+    if later:
+        found.append(f"{later} with nothing before the next day (no hotel owed from us off that departure)")
+    if none:
+        found.append(f"{none} with nothing in the plan's three days that has seats"
+                     + (" and makes the connection" if connecting else ""))
+    reasons: dict[str, int] = {}
+    for x in xs:
+        key = _quote(x["reason"]) if x.get("reason") else ""
+        reasons[key] = reasons.get(key, 0) + 1
+    ranked = sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
+    said = [f"'{why}' on {n}" if why else f"no reason on {n}" for why, n in ranked[:2]]  # of len(ranked), the rest summed
+    more = sum(n for _, n in ranked[2:]) if len(ranked) > 2 else 0
+    return (" - " + ", ".join(found) + ", the tool's reason " + " and ".join(said)
+            + (f" and other reasons on {more}" if more else ""))
+
+
 def _desk_line(rows: list[dict], d: dict, params: dict) -> str:
-    """Marek's count of the desk's day by what each passenger needed from an agent, with the first IDs."""
+    """Marek's count of the desk's day by what each passenger needed from an agent, with the first IDs;
+    for the 'other' classes, what his agents found for them and the tool's referral reason."""
     by: dict[str, list[str]] = {}
+    of: dict[str, list[dict]] = {}
     for x in rows:
         if x["desk"]:
-            by.setdefault(_desk_class(x, params), []).append(x["pax_id"])
+            c = _desk_class(x, params)
+            by.setdefault(c, []).append(x["pax_id"])
+            of.setdefault(c, []).append(x)
     if not by:
         return "Marek (recovery desk): nobody came to the desk from those flights."
-    parts = [f"{len(by[c])} {what} ({_ids(sorted(by[c]))})" for c, what in DESK_CLASSES if c in by]
+    parts = [f"{len(by[c])} {what} ({_ids(sorted(by[c]))})" + (_what_the_desk_did(of[c], c == "connecting") if c in ("connecting", "local") else "")
+             for c, what in DESK_CLASSES if c in by]
     return f"Marek (recovery desk): the desk got {d['desk']}: " + "; ".join(parts) + "."
 
 

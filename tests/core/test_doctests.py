@@ -1,7 +1,7 @@
 """Every example in a docstring of fdegym_env (wrappers and agents included) runs and prints what it says.
 
 One test per module, so a failing example names its module. Modules that import an optional extra
-(the README lists them: llm, multiagent, sb3, ray, docker, plot) are skipped, loudly, only when that
+(the README lists them: llm, multiagent, sb3, ray, docker, plot, openenv) are skipped, loudly, only when that
 extra is missing; examples marked ``# doctest: +SKIP`` in the source are the only others not run.
 """
 
@@ -16,7 +16,7 @@ import pytest
 from tests.core.test_import_graph import _modules
 
 OPTIONAL = {"openai": "llm", "pettingzoo": "multiagent", "stable_baselines3": "sb3", "sb3_contrib": "sb3",
-            "ray": "ray", "docker": "docker", "matplotlib": "plot"}
+            "ray": "ray", "docker": "docker", "matplotlib": "plot", "openenv": "openenv"}
 MODULES = sorted(m for m in _modules() if m != "fdegym_env.tasks")
 # Modules whose docstrings hold no example: package markers, command-line front ends, servers and
 # processes that only run as such. Every other module must run at least one example, and a module

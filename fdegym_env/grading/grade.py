@@ -107,7 +107,7 @@ class Deployment:
             try:
                 part = src.relative_to(Path(workspace))
                 skipped = _copy_into(src, self.workspace / part, self.sandbox.uid if self.sandbox else None,
-                                     task.runtime_state if task.deployed_folder else ())
+                                     _runtime_state(task))
                 self.not_deployed = [f"{part.as_posix()}/{s}" if part.parts else s for s in skipped]
             except TreeTooLarge:
                 self._discard()
@@ -325,10 +325,15 @@ def deployed_source(task: Task, workspace: Path) -> Path:
     return Path(workspace) / part if part else Path(workspace)
 
 
+def _runtime_state(task: Task) -> tuple[str, ...]:
+    """The task's runtime-state folders, relative to what is deployed (they are named under ``system/``)."""
+    return task.runtime_state if task.deployed_folder else ()
+
+
 def deployed_digest(task: Task, workspace: Path) -> str:
     """Hash of what a deployment of ``workspace`` receives: the key of the grade and trial caches, so
     notes or scratch files outside ``system/`` do not re-grade."""
-    return workspace_digest(deployed_source(task, workspace), task.runtime_state if task.deployed_folder else ())
+    return workspace_digest(deployed_source(task, workspace), _runtime_state(task))
 
 
 def workspace_digest(workspace: Path, state: tuple[str, ...] = ()) -> str:

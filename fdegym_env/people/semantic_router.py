@@ -44,8 +44,8 @@ from typing import Any
 import numpy as np
 
 from fdegym_env.people.routers import MAX_TOPICS_PER_MESSAGE, LexicalRouter, Person, Topic, _regex_any, register_router
+from fdegym_env.people.words import MODEL_CONFIG
 
-MODEL_CONFIG = "l2_supercat"
 MODEL_DIM = 256
 # Messages longer than this are cut before embedding and word matching (a 100 KB paste costs
 # the same as a long e-mail); gates still see the whole message.

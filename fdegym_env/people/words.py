@@ -16,7 +16,8 @@ import functools
 import json
 import os
 
-TOKENIZER_FILE = os.path.join("tokenizers", "l2_supercat_tokenizer_config.json")
+MODEL_CONFIG = "l2_supercat"   # the wordllama model the semantic router embeds with; its tokenizer is read here
+TOKENIZER_FILE = os.path.join("tokenizers", f"{MODEL_CONFIG}_tokenizer_config.json")
 WORD_START = "\u2581"   # the SentencePiece mark of a token that begins a word
 
 

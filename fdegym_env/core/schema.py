@@ -361,6 +361,8 @@ class InboxMessage(_PeopleModel):
 
     id: str
     from_: str = Field(alias="from", description="the person who sends it")
+    from_if_gone: Optional[str] = Field(
+        None, description="who sends it instead when the sender has left by the time it falls due (their deputy)")
     text: str
     facts: Optional[list[str]] = Field(None, description="fact ids it releases")
     after_hours: Optional[Hours] = None

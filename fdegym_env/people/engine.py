@@ -38,6 +38,10 @@ NOT_TO_HAND_TAG = "not_to_hand"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
+def _norm(message: str) -> str:
+    return " ".join(str(message).lower().split())
+
+
 def recap_of(topic: dict[str, Any]) -> str:
     """One line that stands for a topic already answered: its ``recap`` or its answer's first sentence."""
     if topic.get("recap"):
@@ -129,6 +133,7 @@ class People:
         self.inbox_msgs: list[dict[str, Any]] = list(spec.get("inbox") or [])
         self.inbox_seen: set[str] = set()
         self.inbox_fate: dict[str, bool] = {}            # message id -> delivered?, decided when it first fell due
+        self._sent_by: dict[str, dict[str, Any]] = {}    # message id -> the message as its stand-in sender sent it
         self.trial_cfg: dict[str, Any] = spec.get("trial") or {}
         self.trials = 0
         self.ledger: list[dict[str, Any]] = []
@@ -285,6 +290,8 @@ class People:
     def _answer(self, person: dict[str, Any], message: str) -> tuple[str, list[str], list[str]]:
         earlier = self.said.setdefault(person["id"], [])
         matched, gates = self.router.route(person, message, list(earlier))
+        if self.recap_repeats and matched:
+            matched, gates = self._follow_up(person, message, list(earlier), matched, gates)
         earlier.append(message)
         if not matched:
             return self._dont_know(person, message)
@@ -359,6 +366,22 @@ class People:
             if how in HELD_BACK:
                 self.held_back.setdefault(person["id"] + "/" + tid, self.clock.minutes)
         return "\n\n".join(dict.fromkeys(parts)), tags, facts   # one out-of-office, not one per topic
+
+    def _follow_up(self, person: dict[str, Any], message: str, earlier: list[str], matched: list[dict[str, Any]],
+                   gates: dict[str, bool]) -> tuple[list[dict[str, Any]], dict[str, bool]]:
+        """A new question that lands only on topics already answered to the agent: when another of
+        the person's topics answers it (the same router, with its own threshold and cover, asked of
+        the topics not yet told), that one is answered instead of a recap of what was said. A
+        message sent before, word for word, is a repeat: it gets the recap. (A follow-up is asked
+        because the paragraph told did not answer it; docs/routing.md has the measured trade-off.)"""
+        done = self.answered.get(person["id"], set())
+        if not all(t["id"] in done for t in matched) or _norm(message) in {_norm(e) for e in earlier}:
+            return matched, gates
+        rest = [t for t in person.get("topics") or [] if t["id"] not in done]
+        if not rest:
+            return matched, gates
+        other, other_gates = self.router.route({**person, "topics": rest}, message, earlier)
+        return (other, other_gates) if other else (matched, gates)
 
     def _dont_know(self, person: dict[str, Any], message: str) -> tuple[str, list[str], list[str]]:
         """No topic of ``person`` covers the message: one honest line, in the person's voice.
@@ -455,8 +478,11 @@ class People:
                 if not self._due(m):
                     continue
                 self.inbox_fate[m["id"]] = self._is_news(m)
+                if m.get("from_if_gone") and self.gone(self.people[m["from"]]):
+                    # someone who has left sends nothing: their deputy does, in their stead
+                    m = self._sent_by[m["id"]] = {**m, "from": m["from_if_gone"]}
             if self.inbox_fate[m["id"]]:
-                out.append(m)
+                out.append(self._sent_by.get(m["id"], m))
         return out
 
     def inbox_new(self) -> int:

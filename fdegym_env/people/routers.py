@@ -74,6 +74,7 @@ go goes going went use used using find found send sent check checking ok okay fi
 ballpark rough roughly quick quickly typical typically exact exactly currently current still already
 come comes coming came put puts make makes made keep keeps kept happens happened notice noticed related
 regarding re wrt side back top case cases per tried wondering right left way ways
+specific specifically question questions
 different same thing anything else ever never always often sometimes usually generally someone somebody
 """.split())
 GENERIC_WEIGHT = 0.25

@@ -140,6 +140,7 @@ class SemanticRouter:
         self.lexical = LexicalRouter(people, **{"example_words": True, **lexical_kwargs})
         self.people = {p["id"]: p for p in people}
         self._vectors: dict[str, tuple[np.ndarray, np.ndarray, list[np.ndarray]]] = {}
+        self._row: dict[str, dict[str, int]] = {}        # person -> topic id -> its row in _vectors
         for p in people:
             topics = p.get("topics") or []
             if not topics:
@@ -148,6 +149,7 @@ class SemanticRouter:
             answer = embed([str(t.get("answer", "")) for t in topics])
             examples = [embed([str(x) for x in t.get("examples") or []]) for t in topics]
             self._vectors[p["id"]] = (about, answer, examples)
+            self._row[p["id"]] = {t["id"]: i for i, t in enumerate(topics)}
         self._last: tuple[str, np.ndarray] | None = None
 
     def _message_vectors(self, message: str) -> np.ndarray:
@@ -157,10 +159,13 @@ class SemanticRouter:
         return self._last[1]
 
     def semantic_scores(self, person: Person, message: str) -> np.ndarray:
-        """The cosine of each of ``person``'s topics with the message (topics in spec order)."""
+        """The cosine of each of ``person``'s topics with the message (in the order of
+        ``person["topics"]``, which may be a subset of the spec's: a follow-up asked of the topics
+        not yet told)."""
         vecs = self._vectors.get(person["id"])
         if vecs is None:
             return np.zeros(0)
+        rows = [self._row[person["id"]][t["id"]] for t in person.get("topics") or []]
         about, answer, examples = vecs
         m = self._message_vectors(message)
         w = self.question_weight
@@ -169,7 +174,7 @@ class SemanticRouter:
         for i, ex in enumerate(examples):
             if len(ex):
                 topic[i] = max(topic[i], float(blend @ (m @ ex.T).max(axis=1)))
-        return topic
+        return topic[rows]
 
     def scores(self, person: Person, message: str) -> dict[str, float]:
         """Each topic's combined score (semantic cosine plus scaled lexical score)."""

@@ -46,6 +46,9 @@ def _check_inbox_news(m: dict[str, Any], topics_of: dict[str, dict[str, dict[str
     if m["from"] not in topics_of:
         raise TaskFormatError(f"{where}: from: unknown person {m['from']!r}.{did_you_mean(m['from'], sorted(topics_of))} "
                               f"Expected one of {sorted(topics_of)}")
+    if m.get("from_if_gone") and m["from_if_gone"] not in topics_of:
+        raise TaskFormatError(f"{where}: from_if_gone: unknown person {m['from_if_gone']!r}."
+                              f"{did_you_mean(m['from_if_gone'], sorted(topics_of))} Expected one of {sorted(topics_of)}")
     refs = m.get("unless_asked") or []
     for ref in [refs] if isinstance(refs, str) else refs:
         pid, slash, tid = ref.partition("/")

@@ -13,6 +13,12 @@ ROUTES = (("fast_track", "fast track"), ("desk", "desk"), ("photo_link", "photo 
           ("pend_photos", "photo pend"), ("siu", "SIU"))
 
 
+def _ids(claims: list[dict]) -> str:
+    """The claim numbers, three at most, then how many more."""
+    ids = [p["claim_id"] for p in claims]
+    return ", ".join(ids[:3]) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
+
+
 def _usd(x: float) -> str:
     return f"{x:,.0f} USD"
 
@@ -74,10 +80,17 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     if odd:
         lines.append(f"Marcus: going through the fast-track list I'd have stopped {len(odd)} of those - {seen}. {ask}")
     slipped = [p for p in per if p["kind"] == "ring" and p["queue"] != "fast_track" and p.get("leak", 0) > 0]
-    if slipped:
-        lines.append(f"Marcus: {len(slipped)} {'more ' if odd else ''}on the desk's list {'looks' if len(slipped) == 1 else 'look'} like ours "
-                     f"({_usd(sum(p['leak'] for p in slipped))} of estimates); the desk only spots the odd one by memory, "
-                     "so most of those get paid." + ("" if odd else f" {ask}"))
+    # the ring's first claim on a car it has not used before matches nothing yet: said so, not sent to ask
+    fresh = [p for p in slipped if "fresh_vin" in p.get("tags", ())]
+    copies = [p for p in slipped if p not in fresh]
+    if copies:
+        lines.append(f"Marcus: {len(copies)} {'more ' if odd else ''}on the desk's list {'looks' if len(copies) == 1 else 'look'} like ours "
+                     f"({_usd(sum(p['leak'] for p in copies))} of estimates: {_ids(copies)}); the desk only spots the odd one "
+                     "by memory, so most of those get paid." + ("" if odd else f" {ask}"))
+    if fresh:
+        lines.append(f"Marcus: {len(fresh)} {'is' if len(fresh) == 1 else 'are'} the ring's first claim{'' if len(fresh) == 1 else 's'} on a "
+                     f"car they hadn't used before ({_ids(fresh)}) - nothing on file to match yet; we only catch those once "
+                     "they start copying them, so I wouldn't chase them at intake.")
     desk = [p for p in per if p["queue"] in ("desk", "photo_link", "pend_photos")]
     if desk:
         bare = sum(bool(p.get("appraisal")) for p in per)

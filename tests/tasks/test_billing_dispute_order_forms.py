@@ -48,3 +48,21 @@ def test_every_order_form_names_one_plan(variant):
         lock = T.lock_from_text(text)
         moved += bool(lock and lock["plan"] != now and len(PLAN.findall(text)) > 1)
     assert moved, "no locked order form on a moved account with a second plan mention"
+
+
+NOTICE = re.compile(r"(\d+) days' notice")
+
+
+@pytest.mark.parametrize("variant", ["order_form_locks", "sample:9742", "sample:3318"])
+def test_the_price_book_notice_covers_every_order_forms_notice_period(variant):
+    """A playtest (sample:9742) read Beacon Bank's '60 days' notice' against the FAQ's notice of 1 October
+    for 1 November and kept the old prices for November; nothing in the grader does. The FAQ's notice
+    date must satisfy every notice period an order form states."""
+    import datetime as dt
+    faq = (TASK.path / "world" / "docs" / "price_increase_2025_faq.md").read_text(encoding="utf-8")
+    sent = re.search(r"Notice went out on (\d+ \w+)", faq)
+    assert sent, "the FAQ says when the notice went out"
+    ahead = (dt.date(2025, 11, 1) - dt.datetime.strptime(sent.group(1) + " 2025", "%d %B %Y").date()).days
+    periods = {int(n) for c, _ in _contracts(dict(TASK.variant(variant).params))
+               for n in NOTICE.findall(c.get("order_form_excerpt") or "")}
+    assert periods and max(periods) <= ahead, (periods, ahead)

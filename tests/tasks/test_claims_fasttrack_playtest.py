@@ -290,3 +290,28 @@ def test_aileens_out_of_office_says_to_send_it_again_and_tuesday_gets_her_answer
     assert eng.stamp().startswith("Tue 03 Mar"), eng.stamp()
     r = eng.contact("aileen_park", message)                      # sent again once she is back
     assert "auto_reply" not in r.tags and r.facts and "(auto-reply)" not in r.reply, (r.tags, r.reply)
+
+
+# Round 11 (sample:4443, ring_vin): the trial said "2 on the desk's list look like ours ... Worth asking Renata what
+# she'd send us" to a player already applying Renata's rule; both were the ring's first claims on a fresh car, which
+# nothing can match. Marcus then had no claim numbers to give, and Renata recapped the rule.
+def test_marcus_names_the_desk_claims_and_says_a_fresh_car_cannot_be_caught(monkeypatch):
+    trial = TASK.module("trial")
+    params = dict(TASK.variant("sample:4443").params)
+    assert params["ring_key"] == "vin"
+    out = {"_lost": 0, "incidents": [], "details": {"by_queue": {"desk": 3}},
+           "_per": [{"claim_id": "SVM-26-010001", "queue": "desk", "kind": "ring", "leak": 1800.0, "tags": ["fresh_vin"]},
+                    {"claim_id": "SVM-26-010002", "queue": "desk", "kind": "ring", "leak": 1740.0, "tags": ["alias"]},
+                    {"claim_id": "SVM-26-010003", "queue": "desk", "kind": "legit", "leak": 0.0, "tags": []}]}
+    monkeypatch.setattr(trial.evaluation, "evaluate_on", lambda *a, **k: out)
+    lines = [s for s in trial.run(None, params, 1, {})["feedback"].split("\n") if s.startswith("Marcus:")]
+    copy = next(s for s in lines if "look" in s and "like ours" in s)
+    assert "SVM-26-010002" in copy and "SVM-26-010001" not in copy and "asking Renata" in copy, copy
+    fresh = next(s for s in lines if "first claim" in s)
+    assert "SVM-26-010001" in fresh and "asking Renata" not in fresh, fresh
+    # and Renata, asked what else gives such a file away, says the same in her recap
+    eng = _people("sample:4443")
+    eng.contact("renata_okafor", "Which FNOLs should SIU get? I'm looking at siu_referrals_2026.csv and the Delta shops.")
+    again = eng.contact("renata_okafor", "Intake now sends you VIN-tail matches at Delta shops. In a shadow day 2 "
+                        "Delta-looking files still went to the desk. What else marks a Delta file as yours that this misses?")
+    assert "can't be caught at intake" in again.reply, again.reply

@@ -480,3 +480,26 @@ def test_mareks_cdg_mail_counts_what_the_log_shows(variant):
     assert cdg and all(cdg)
     auto, pax, desk = (sum(int(c.group(k)) for c in cdg if c) for k in (1, 2, 3))
     assert (int(m.group(1)), int(m.group(2)), int(m.group(3))) == (auto, pax, desk)
+
+
+# Round 11 (sample:4017): Marek, asked which SSR passengers need his desk, referred the agent to Niamh and
+# answered the same point in full one message later; asked what order he wants desk referrals in (the grader's
+# desk re-protects in the order given), he recapped who he wants instead.
+SSR_ASK = ("Hi Marek - the tool currently sends anyone with any SSR to your desk. Which SSR passengers genuinely need "
+           "an agent (e.g. UMNR), and which could the tool safely rebook itself - meal codes (AVML, KSML...), YPTA, "
+           "wheelchair/assisted (WCHR/WCHS/WCHC/BLND/DEAF/DPNA), MOML/CHML?")
+ORDER_ASK = ("Marek - the tool's desk referrals land in your queue in the order it gives them. What order do you want "
+             "them in? The 2024 playbook says UMs, PRMs, Gold/Silver, then the rest - is that still how you work the "
+             "queue, or should e.g. overnight/hotel cases or families come first?")
+
+
+@pytest.mark.parametrize("variant", ["base", "sample:4017", "ypta_as_umnr"])
+def test_marek_answers_which_ssrs_need_him_and_what_order_he_works(variant):
+    spec = TASK.people_spec(TASK.variant(variant))
+    eng = People(spec, make_router(TASK.router, spec["people"]))
+    ssr = eng.contact("marek_zielinski", SSR_ASK)
+    assert "desk_keeps" in ssr.tags and "A meal code is nothing" in ssr.reply, ssr.reply
+    order = eng.contact("marek_zielinski", ORDER_ASK)
+    assert "desk_order" in order.tags and "order you give is the order we re-protect in" in order.reply, order.reply
+    grader = (TASK.path / "grader.py").read_text(encoding="utf-8")
+    assert "by cancellation, then as given" in grader          # what he says is how the graded desk works

@@ -421,13 +421,15 @@ class People:
     def _best_referral(self, person: dict[str, Any], message: str) -> dict[str, Any] | None:
         """The reachable person one of whose topics the router says answers ``message`` (best score
         first, the earlier person on a tie); never someone who sent the agent to ``person``: by a
-        referral, or by naming ``person`` in the answer of a topic that would answer it again."""
+        referral, or by naming ``person`` in the answer of a topic that would answer it again; nor
+        anyone further up a chain of referrals that led here (no circle of three or more)."""
         scores = getattr(self.router, "scores", None)
+        chain = self._upstream(person["id"])
         best, best_score = None, 0.0
         for other in self.people.values():
             if other["id"] == person["id"] or other.get("off_limits") or not other.get("topics") or self.gone(other):
                 continue
-            if (other["id"], person["id"]) in self.referred:
+            if (other["id"], person["id"]) in self.referred or other["id"] in chain:
                 continue
             matched, _ = self.router.route(other, message, [])
             if not matched or {t["id"] for t in matched} & self.pointed.get((other["id"], person["id"]), set()):
@@ -436,6 +438,21 @@ class People:
             if best is None or s > best_score:
                 best, best_score = other, s
         return best
+
+    def _upstream(self, pid: str) -> set[str]:
+        """Everyone whose referrals or answers led, two steps or more, to ``pid`` (A named B, B
+        referred C: A is upstream of C). Sending the agent back to any of them closes a circle."""
+        edges = set(self.referred) | set(self.pointed)
+        into: dict[str, set[str]] = {}
+        for a, b in edges:
+            into.setdefault(b, set()).add(a)
+        seen: set[str] = set()
+        frontier = {a for a in into.get(pid, ())}
+        while frontier:
+            nxt = {a for b in frontier for a in into.get(b, ()) if a not in seen and a != pid}
+            seen |= nxt
+            frontier = nxt
+        return seen
 
     # --- inbox -------------------------------------------------------------------------------------
     def _due(self, m: dict[str, Any]) -> bool:

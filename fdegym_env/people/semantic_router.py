@@ -14,8 +14,9 @@ asked. What decides a reply:
 2. **Whether it answers**: the lexical router's own decision on the whole message, or on its
    questions alone, is kept when it picks a topic; otherwise the best topic answers when its
    combined score reaches ``threshold`` and it speaks to at least ``min_cover`` of what the message
-   (or its questions) is about (:meth:`LexicalRouter.about_cover`). Below that the person does not
-   have it, and the engine refers or says so.
+   (or its questions) is about (:meth:`LexicalRouter.about_cover`), or it is a clear winner
+   (combined score ``sure`` or more, ``sure_lead`` ahead of the person's next topic). Below that
+   the person does not have it, and the engine refers or says so.
    A message that meets a topic's ``requires`` gate (it quotes the evidence the topic asks for)
    is about that topic when nothing else was picked.
 3. **Gates**: a ``requires`` pattern met anywhere in this message or the last four earlier ones
@@ -126,6 +127,9 @@ class SemanticRouter:
         threshold: the combined score a topic needs when the lexical router picked nothing.
         min_cover: the share of what the message (or its questions) is about that the topic must
             speak to, when the lexical router picked nothing.
+        sure, sure_lead: a topic scoring at least ``sure`` and ``sure_lead`` ahead of the person's
+            next topic answers without the cover test (a long message full of context words the
+            topic does not use); ``sure=None`` turns this off.
         hybrid: the weight of the (capped, scaled) lexical score in the combined score.
         question_weight: how much the questions weigh against the whole message in the cosine.
         **lexical_kwargs: settings of the inner :class:`LexicalRouter` (e.g. ``min_about``).
@@ -135,8 +139,10 @@ class SemanticRouter:
     name = "semantic"
 
     def __init__(self, people: list[Person], threshold: float = 0.9, min_cover: float = 0.5, hybrid: float = 1.0,
-                 question_weight: float = 0.5, **lexical_kwargs: Any):
+                 question_weight: float = 0.5, sure: float | None = 1.4, sure_lead: float = 0.3,
+                 **lexical_kwargs: Any):
         self.threshold, self.min_cover, self.hybrid, self.question_weight = threshold, min_cover, hybrid, question_weight
+        self.sure, self.sure_lead = sure, sure_lead
         self.lexical = LexicalRouter(people, **{"example_words": True, **lexical_kwargs})
         self.people = {p["id"]: p for p in people}
         self._vectors: dict[str, tuple[np.ndarray, np.ndarray, list[np.ndarray]]] = {}
@@ -192,6 +198,11 @@ class SemanticRouter:
         topics = person.get("topics") or []
         scores = self.scores(person, text)
         best = max(topics, key=lambda t: scores[t["id"]])      # max keeps the first of equals
+        if self.sure is not None and scores[best["id"]] >= self.sure:
+            # a clear winner: far above the threshold and well ahead of the person's next topic
+            runner_up = max([scores[t["id"]] for t in topics if t is not best], default=0.0)
+            if scores[best["id"]] - runner_up >= self.sure_lead:
+                return [best]
         cover = max(self.lexical.about_cover(person, best, self.lexical.about_words(whole)),
                     self.lexical.about_cover(person, best, self.lexical.about_words(asks)))
         return [best] if scores[best["id"]] >= self.threshold and cover >= self.min_cover else []

@@ -23,6 +23,18 @@ CASES = [
      "R15-handheld rule routing RT7/handheld/scan gun/KX7 tickets to vendor_korvex at P2 (copier/Ricoh scanner tickets "
      "stay with L1). One specific question: the depot kiosks send a category - what category value(s) does a kiosk "
      "ticket about a handheld/RT7 carry, so I can route those too?", "bounced_handhelds"),
+    ("returns_desk", "sample:2480", "kayleigh_dunn",
+     "Hi Kayleigh - quick one on the Loomhouse Plus member terms. Shaun suggests that after day 14 from delivery we "
+     "refuse returns of occasionwear from customers who have had a grade-C (worn) return before, since our terms only "
+     "take back unworn items with tags. Do the Plus member terms give members anything beyond the standard terms for "
+     "returns between day 15 and day 28 (or later) that would stop us refusing a Plus member there? Please quote the "
+     "wording if you have it.", "terms_plus"),
+    ("returns_desk", "sample:2480", "priya_chandra",
+     "Thanks Priya, that is clear. One follow-up, on days 15-28 only (UK days after delivery): for an occasionwear "
+     "return from a customer with a previous grade-C (worn) return, Shaun proposes refusing it (RET-07, no label) "
+     "rather than inspecting, as our own terms only take back unworn items with tags. Is that refusal acceptable for "
+     "a standard customer, and is it also acceptable for a Loomhouse Plus member, or must Plus members on days 15-28 "
+     "be inspected instead?", "goodwill_terms"),
 ]
 
 
@@ -34,3 +46,21 @@ def test_the_message_gets_the_topic_that_answers_it(task_id, variant, person, me
     spec = task.people_spec(task.variant(variant))
     res = People(spec, make_router(task.router, spec["people"])).contact(person, message)
     assert topic in [t.partition(":")[0] for t in res.tags], (res.tags, res.reply)
+
+
+def test_tomasz_asked_where_broken_handhelds_go_says_so_in_his_recap():
+    """helpdesk sample:3350: the follow-up on hardware faults got only 'Korvex only do hardware RMAs'."""
+    task = load_task("helpdesk_tutorial")
+    spec = task.people_spec(task.variant("sample:3350"))
+    eng = People(spec, make_router(task.router, spec["people"]))
+    first = eng.contact("tomasz_wierzbicki", "Hi Tomasz - about the parked R15-handheld triage rule. Last week 17 "
+                        "RT7/handheld tickets (kiosk category Device/Handheld, or text with RT7/KX7/handheld/scan gun/RF "
+                        "gun) landed on L1 at P3 and 14 were bounced to you, taking 25-37h each. Proposal: route those "
+                        "straight to field_ops at P2 (no paging, ~3 a day on top of your ~2-3 label P2s). Is field_ops "
+                        "at P2 the right queue and priority, or should any of them (e.g. hardware faults) go to "
+                        "vendor_korvex instead?")
+    assert "handheld_owner" in first.tags, first.tags
+    res = eng.contact("tomasz_wierzbicki", "Thanks - will do field_ops/P2, no paging. One follow-up: when a ticket is "
+                      "clearly RT7 hardware (swollen battery, cracked screen), should the router send it straight to "
+                      "vendor_korvex, or still to you first (you swap from the cage and raise the RMA)?")
+    assert "phoned in" in res.reply and "RMA" in res.reply, (res.tags, res.reply)

@@ -52,6 +52,7 @@ MODEL_DIM = 256
 # the same as a long e-mail); gates still see the whole message.
 MAX_CHARS = 4000
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|no|dr|mr|mrs|ms|st|cf)\.)$", re.I)
 
 
 @functools.lru_cache(maxsize=1)
@@ -95,7 +96,21 @@ def split_message(message: str) -> tuple[str, str]:
 
 
 def _sentences(message: str) -> list[str]:
-    return [p.strip() for p in _SENTENCE.split(message) if p.strip()]
+    """The message's sentences; an abbreviation's full stop ("e.g.", "Dr.") does not end one.
+
+    Example:
+        >>> _sentences("Other wordings (e.g. KILL, 'withdrawn')? Thanks.")
+        ["Other wordings (e.g. KILL, 'withdrawn')?", 'Thanks.']
+    """
+    out: list[str] = []
+    for part in (p.strip() for p in _SENTENCE.split(message)):
+        if not part:
+            continue
+        if out and _ABBREVIATION.search(out[-1]):
+            out[-1] += " " + part
+        else:
+            out.append(part)
+    return out
 
 
 def questions(message: str) -> list[str]:

@@ -30,9 +30,11 @@ def _clip(text: str, n: int = WHY_CHARS) -> str:
 
 
 def _refusal(x: dict) -> str:
-    """What a refusal looked like from the request: its reason, the UK days since delivery, the tier."""
+    """What a refusal looked like from the request: its reason, the UK days since delivery, the tier,
+    and the reason the delivered service gave for refusing it."""
     r = x["req"]
-    return f"{r['reason']}, day {shop.days(r)}" + (", Plus" if r["tier"] == "plus" else "")
+    why = _clip(x.get("why") or "") or "no reason given"
+    return f"{r['reason']}, day {shop.days(r)}" + (", Plus" if r["tier"] == "plus" else "") + f"; your service: '{why}'"
 
 
 def _inspections(rows: list[dict]) -> list[str]:
@@ -59,8 +61,8 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     refused = [x for x in rows if x["action"] == "refuse"]
     by_id = {x["req"]["rma_id"]: x for x in rows}
     if refused:
-        lines.append(f"Refused ({len(refused)}) - the request's reason and the day it came in, counting the UK "
-                     "delivery day as day 0: "
+        lines.append(f"Refused ({len(refused)}) - the request's reason, the day it came in (counting the UK "
+                     "delivery day as day 0) and the reason your service gave: "
                      + _named([x["req"]["rma_id"] for x in refused], lambda i: _refusal(by_id[i])) + ".")
     if det.get("inspect"):
         lines.append(f"Sent to inspection ({det['inspect']}), by the reason your service gave:")

@@ -190,3 +190,11 @@ def test_a_message_with_two_questions_is_heard_question_by_question():
            "Second: how many days do we have to acknowledge a new claim in writing?")
     got = [t["id"] for t in r.route(person, msg, [])[0]]
     assert set(got) == {"authority", "ack_rule"}, got
+
+
+def test_an_abbreviation_does_not_end_the_question():
+    """A playtest asked "What other wordings ... (e.g. KILL, 'withdrawn'), and do they always name the slug?":
+    split at "e.g.", the question read as "KILL, 'withdrawn'), and do they ..." alone."""
+    from fdegym_env.people.semantic_router import split_message
+    q = "Kills come as advisories. What other wordings do they use (e.g. KILL, 'withdrawn'), and do they name the slug?"
+    assert split_message(q)[1] == "What other wordings do they use (e.g. KILL, 'withdrawn'), and do they name the slug?"

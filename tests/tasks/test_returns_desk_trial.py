@@ -22,7 +22,9 @@ SHOP, GRADER, TRIAL = TASK.module("shop"), TASK.module("grader"), TASK.module("t
 VARIANTS = ["base", "sample:8819", "plus_members", "warehouse_knows", "sample:4260"]
 RMA = re.compile(r"\bRMA-\d+\b")
 SHOWN = re.compile(r"\((\d+) of (\d+) shown\)")
-NAMED = re.compile(r"\b(RMA-\d+) \(([a-z_]+), day (-?\d+)(, Plus)?\)")
+# each refusal: the request's reason, its UK day, the tier, and the reason the delivered service gave
+# (two playtests could not tell a day-28 refusal from their own worn-history rule without it)
+NAMED = re.compile(r"\b(RMA-\d+) \(([a-z_]+), day (-?\d+)(, Plus)?; your service: '[^']*'\)")
 
 
 class _Canned:

@@ -95,7 +95,8 @@ def run(deploy, params: dict, day: int, traffic) -> dict:
             if iid in first_page:
                 delay = (first_page[iid] - start).total_seconds() / 60
                 if delay > 5:
-                    lines.append("Kasia: production caught the %s (%s on %s) at %s UK time straight away; the shadow "
+                    # the delay is counted from the incident's first event, whatever production did then
+                    lines.append("Kasia: the %s (%s on %s) began at %s UK time with its first alert; the shadow "
                                  "router only paged %.0f minutes later, at %s." % (
                                      m["summary"], m["alert"], m["instance"], _uk(m["start"]), delay,
                                      local(first_page[iid]).strftime("%H:%M")))

@@ -64,3 +64,15 @@ def test_tomasz_asked_where_broken_handhelds_go_says_so_in_his_recap():
                       "clearly RT7 hardware (swollen battery, cracked screen), should the router send it straight to "
                       "vendor_korvex, or still to you first (you swap from the cage and raise the RMA)?")
     assert "phoned in" in res.reply and "RMA" in res.reply, (res.tags, res.reply)
+
+
+def test_priya_reviews_the_diff_she_asked_to_see():
+    """helpdesk sample:4905: Priya said "send me the diff"; asked to review it, she recapped the bounced tickets
+    (she had no topic for reviewing a change). A diff that lists every rule word by word is still heard as the
+    bounced-ticket story (docs/playtests.md, round 12)."""
+    task = load_task("helpdesk_tutorial")
+    spec = task.people_spec(task.variant("sample:4905"))
+    eng = People(spec, make_router(task.router, spec["people"]))
+    res = eng.contact("priya_nair", "Here's my diff to config.json as you asked: R15-handheld enabled to the Korvex "
+                      "queue at P2, and an R14 copier rule ahead of it. Any objection before I hand over?")
+    assert "diff_review" in res.tags and "no objection from me" in res.reply, (res.tags, res.reply)

@@ -380,7 +380,12 @@ class People:
         rest = [t for t in person.get("topics") or [] if t["id"] not in done]
         if not rest:
             return matched, gates
-        other, other_gates = self.router.route({**person, "topics": rest}, message, earlier)
+        untold = {**person, "topics": rest}
+        other, other_gates = self.router.route(untold, message, earlier)
+        if not other:
+            # the bar is lower than for a first question: the alternative is a recap of what was said
+            pick = getattr(self.router, "follow_up_pick", None)
+            other, other_gates = pick(untold, message, earlier) if pick else ([], {})
         return (other, other_gates) if other else (matched, gates)
 
     def _dont_know(self, person: dict[str, Any], message: str) -> tuple[str, list[str], list[str]]:

@@ -222,6 +222,24 @@ class SemanticRouter:
                     self.lexical.about_cover(person, best, self.lexical.about_words(asks)))
         return [best] if scores[best["id"]] >= self.threshold and cover >= self.min_cover else []
 
+    def follow_up_pick(self, person: Person, message: str, earlier: list[str], floor: float = 1.0,
+                       lead: float = 0.2) -> tuple[list[Topic], dict[str, bool]]:
+        """For a follow-up whose every matched topic was already told (the engine asks this of the
+        topics not yet told): the best of them when its combined score reaches ``floor`` and leads
+        the next by ``lead``, without the cover test; else nothing. Gates as in :meth:`route`."""
+        topics = person.get("topics") or []
+        if not topics:
+            return [], {}
+        scores = self.scores(person, message)
+        ranked = sorted(topics, key=lambda t: -scores[t["id"]])     # sorted is stable: ties keep spec order
+        runner_up = scores[ranked[1]["id"]] if len(ranked) > 1 else 0.0
+        best = scores[ranked[0]["id"]]
+        if best < floor or best - runner_up < lead:
+            return [], {}
+        t = ranked[0]
+        context = "\n".join([str(e) for e in earlier[-4:]] + [str(message)])
+        return [t], ({t["id"]: _regex_any(t["requires"], context)} if t.get("requires") else {})
+
     def route(self, person: Person, message: str, earlier: list[str]) -> tuple[list[Topic], dict[str, bool]]:
         full = message if isinstance(message, str) else str(message)
         text = clean(full)

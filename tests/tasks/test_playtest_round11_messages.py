@@ -76,3 +76,22 @@ def test_priya_reviews_the_diff_she_asked_to_see():
     res = eng.contact("priya_nair", "Here's my diff to config.json as you asked: R15-handheld enabled to the Korvex "
                       "queue at P2, and an R14 copier rule ahead of it. Any objection before I hand over?")
     assert "diff_review" in res.tags and "no objection from me" in res.reply, (res.tags, res.reply)
+
+
+def test_marcus_asked_next_about_charter_credits_gives_the_charter_not_his_limit_again():
+    """billing sample:2539 (round 12): after his $2,500 delegation, asked whether the handler may still post the
+    Charter's as-claimed credits, Marcus recapped the delegation. A follow-up to a told topic is now asked of the
+    topics not yet told with a lower bar than a first question (a recap is no answer either)."""
+    task = load_task("billing_dispute")
+    spec = task.people_spec(task.variant("sample:2539"))
+    eng = People(spec, make_router(task.router, spec["people"]))
+    first = eng.contact("marcus_feld", "FP-07 says an automated process may only issue credit notes within a limit "
+                        "you delegate in writing. Will you delegate a per-invoice limit to the dispute handler for "
+                        "credits it backs with a recalculation, and what is the limit?")
+    assert first.tags == ["approval_limit"], first.tags
+    res = eng.contact("marcus_feld", "Thanks Marcus - one follow-up. The public Customer Charter (Dev, 7 Jan) promises "
+                      "disputes of $150 or less are credited as claimed, no investigation. Where the handler "
+                      "recalculates and finds the invoice correct, may it still post the as-claimed credit of $150 or "
+                      "less under your delegation, or must those go to AR-REVIEW / be answered with the breakdown?")
+    assert res.tags == ["small_dispute_policy"] and "$150 or less are credited as claimed" in res.reply, res.tags
+

@@ -129,7 +129,11 @@ def _note(rng: random.Random, app: dict, truth: dict, params: dict) -> str:
         elif truth["income"] < 1530 or truth["amount"] > 35000:
             fail = "the ask is too big for what the business makes"
         else:
-            fail = f"DTI is still {math.ceil(truth['dti'] * 1000) / 10:.1f}% on the real income, over our limit"
+            # the limit a branch underwriter works to: the credit committee's appetite when it is tighter
+            # than the engine's 43% (a note saying "over our limit" under 43% must say which limit)
+            limit = min(float(params["appetite_dti"]), 0.43)
+            fail = (f"DTI is still {math.ceil(truth['dti'] * 1000) / 10:.1f}% on the real income, over our "
+                    f"{limit * 100:g}% limit")
         said += [
             f"{op}reran it off the Sched C (~${yr:,.0f}/yr): income's right now but {fail}. decline stands, explained to cust",
             f"{op}engine income is way off (${app['_inc']:,.0f}/mo) but even on the 1040 {fail}. wouldn't approve at branch either",

@@ -95,3 +95,19 @@ def test_marcus_asked_next_about_charter_credits_gives_the_charter_not_his_limit
                       "less under your delegation, or must those go to AR-REVIEW / be answered with the breakdown?")
     assert res.tags == ["small_dispute_policy"] and "$150 or less are credited as claimed" in res.reply, res.tags
 
+
+def test_priya_holding_rays_redline_says_so_when_asked_about_the_backlog():
+    """outage sample:2417 (round 12): with Ray on leave and his redline of the job with her, Priya answered "which
+    devices are open or closed" with "the control room's switching log is the record of it" and gave the redline
+    only when a second paid message named it."""
+    task = load_task("outage_notify")
+    ask = ("Priya - November call data says customers in SLV2102-04, -05, -06 and -07 go dark when MBK-3101 devices "
+           "trip, and stay ON when CB-2102 trips - all month. That looks like tie T-102 closed and R-2102B open. Is "
+           "that a reconfiguration sitting in your as-built backlog (or a known abnormal), and if so exactly which "
+           "devices are open/closed?")
+    for variant, has_redline in (("sample:2417", True), ("base", False)):
+        spec = task.people_spec(task.variant(variant))
+        res = People(spec, make_router(task.router, spec["people"])).contact("priya_ramaswamy", ask)
+        orders = task.variant(variant).params["switching_orders"]
+        assert ("redline" in res.reply and any(so in res.reply for so in orders.values())) == has_redline, res.reply
+

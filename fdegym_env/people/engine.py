@@ -452,7 +452,7 @@ class People:
         for a, b in edges:
             into.setdefault(b, set()).add(a)
         seen: set[str] = set()
-        frontier = {a for a in into.get(pid, ())}
+        frontier = set(into.get(pid, ()))
         while frontier:
             nxt = {a for b in frontier for a in into.get(b, ()) if a not in seen and a != pid}
             seen |= nxt
@@ -502,7 +502,7 @@ class People:
                 self.inbox_fate[m["id"]] = self._is_news(m)
                 if m.get("from_if_gone") and self.gone(self.people[m["from"]]):
                     # someone who has left sends nothing: their deputy does, in their stead
-                    m = self._sent_by[m["id"]] = {**m, "from": m["from_if_gone"]}
+                    self._sent_by[m["id"]] = {**m, "from": m["from_if_gone"]}
             if self.inbox_fate[m["id"]]:
                 out.append(self._sent_by.get(m["id"], m))
         return out

@@ -212,12 +212,10 @@ class SemanticRouter:
         """The best-scoring topic, if it reaches the threshold and covers what ``whole`` or ``asks`` is about."""
         topics = person.get("topics") or []
         scores = self.scores(person, text)
+        winner = _clear_winner(topics, scores, self.sure, self.sure_lead) if self.sure is not None else None
+        if winner is not None:
+            return [winner]    # far above the threshold and well ahead of the person's next topic
         best = max(topics, key=lambda t: scores[t["id"]])      # max keeps the first of equals
-        if self.sure is not None and scores[best["id"]] >= self.sure:
-            # a clear winner: far above the threshold and well ahead of the person's next topic
-            runner_up = max([scores[t["id"]] for t in topics if t is not best], default=0.0)
-            if scores[best["id"]] - runner_up >= self.sure_lead:
-                return [best]
         cover = max(self.lexical.about_cover(person, best, self.lexical.about_words(whole)),
                     self.lexical.about_cover(person, best, self.lexical.about_words(asks)))
         return [best] if scores[best["id"]] >= self.threshold and cover >= self.min_cover else []
@@ -228,17 +226,9 @@ class SemanticRouter:
         topics not yet told): the best of them when its combined score reaches ``floor`` and leads
         the next by ``lead``, without the cover test; else nothing. Gates as in :meth:`route`."""
         topics = person.get("topics") or []
-        if not topics:
-            return [], {}
-        scores = self.scores(person, message)
-        ranked = sorted(topics, key=lambda t: -scores[t["id"]])     # sorted is stable: ties keep spec order
-        runner_up = scores[ranked[1]["id"]] if len(ranked) > 1 else 0.0
-        best = scores[ranked[0]["id"]]
-        if best < floor or best - runner_up < lead:
-            return [], {}
-        t = ranked[0]
-        context = "\n".join([str(e) for e in earlier[-4:]] + [str(message)])
-        return [t], ({t["id"]: _regex_any(t["requires"], context)} if t.get("requires") else {})
+        best = _clear_winner(topics, self.scores(person, message), floor, lead) if topics else None
+        chosen = [best] if best is not None else []
+        return chosen, _gates(chosen, earlier, str(message))
 
     def route(self, person: Person, message: str, earlier: list[str]) -> tuple[list[Topic], dict[str, bool]]:
         full = message if isinstance(message, str) else str(message)
@@ -266,9 +256,21 @@ class SemanticRouter:
                         if t not in chosen:
                             chosen.append(t)
         chosen = chosen[:MAX_TOPICS_PER_MESSAGE + 2]
-        context = "\n".join([str(e) for e in earlier[-4:]] + [full])
-        gates = {t["id"]: _regex_any(t["requires"], context) for t in chosen if t.get("requires")}
-        return chosen, gates
+        return chosen, _gates(chosen, earlier, full)
+
+
+def _clear_winner(topics: list[Topic], scores: dict[str, float], floor: float, lead: float) -> Topic | None:
+    """The best-scoring topic (the first of equals) when it scores ``floor`` or more and ``lead``
+    ahead of the next one; else None."""
+    best = max(topics, key=lambda t: scores[t["id"]])
+    runner_up = max([scores[t["id"]] for t in topics if t is not best], default=0.0)
+    return best if scores[best["id"]] >= floor and scores[best["id"]] - runner_up >= lead else None
+
+
+def _gates(chosen: list[Topic], earlier: list[str], message: str) -> dict[str, bool]:
+    """Each chosen topic's ``requires`` gate: met anywhere in this message or the last four earlier ones."""
+    context = "\n".join([str(e) for e in earlier[-4:]] + [message])
+    return {t["id"]: _regex_any(t["requires"], context) for t in chosen if t.get("requires")}
 
 
 def _make(people: list[Person], **kwargs: Any) -> SemanticRouter:

@@ -5,6 +5,7 @@ pager log where production paged 3DS only at its first critical, minutes later."
 from __future__ import annotations
 
 from fdegym_env.core.registry import load_task
+from tests.tasks.people_of import people_of
 
 TASK = load_task("pager_fatigue")
 
@@ -40,10 +41,8 @@ def test_a_late_page_is_counted_from_the_first_alert_and_claims_nothing_of_produ
 def test_aislings_recap_names_the_alerts_the_contract_covers():
     """sample:26: asked whether ThreeDSAcsErrorRate is covered like the card-auth alerts, after her clause 4.3
     answer, she recapped "the contract-bound alerts always page" without saying which they are."""
-    from fdegym_env.people import People, make_router
     for variant, covered in (("sample:26", False), ("sample:5258", True)):
-        spec = TASK.people_spec(TASK.variant(variant))
-        eng = People(spec, make_router(TASK.router, spec["people"]))
+        eng = people_of("pager_fatigue", variant)
         eng.contact("aisling_brennan", "What does Schedule 4 clause 4.3 of the Dunmore Bank MSA require of the "
                     "card-auth alerts CardAuthLatencyP99High and CardAuthErrorRate?")
         r = eng.contact("aisling_brennan", "Is ThreeDSAcsErrorRate covered by Schedule 4 like clause 4.3 covers the "

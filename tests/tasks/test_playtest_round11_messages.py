@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from fdegym_env.core.registry import load_task
-from fdegym_env.people.engine import People
-from fdegym_env.people.routers import make_router
+from tests.tasks.people_of import people_of
 
 CASES = [
     # (task, variant played, person, message as sent, topic that answers it)
@@ -42,17 +41,13 @@ CASES = [
                          [c for c in CASES] + [(c[0], "base") + c[2:] for c in CASES],
                          ids=lambda v: v if isinstance(v, str) and len(v) < 30 else None)
 def test_the_message_gets_the_topic_that_answers_it(task_id, variant, person, message, topic):
-    task = load_task(task_id)
-    spec = task.people_spec(task.variant(variant))
-    res = People(spec, make_router(task.router, spec["people"])).contact(person, message)
+    res = people_of(task_id, variant).contact(person, message)
     assert topic in [t.partition(":")[0] for t in res.tags], (res.tags, res.reply)
 
 
 def test_tomasz_asked_where_broken_handhelds_go_says_so_in_his_recap():
     """helpdesk sample:3350: the follow-up on hardware faults got only 'Korvex only do hardware RMAs'."""
-    task = load_task("helpdesk_tutorial")
-    spec = task.people_spec(task.variant("sample:3350"))
-    eng = People(spec, make_router(task.router, spec["people"]))
+    eng = people_of("helpdesk_tutorial", "sample:3350")
     first = eng.contact("tomasz_wierzbicki", "Hi Tomasz - about the parked R15-handheld triage rule. Last week 17 "
                         "RT7/handheld tickets (kiosk category Device/Handheld, or text with RT7/KX7/handheld/scan gun/RF "
                         "gun) landed on L1 at P3 and 14 were bounced to you, taking 25-37h each. Proposal: route those "
@@ -70,9 +65,7 @@ def test_priya_reviews_the_diff_she_asked_to_see():
     """helpdesk sample:4905: Priya said "send me the diff"; asked to review it, she recapped the bounced tickets
     (she had no topic for reviewing a change). A diff that lists every rule word by word is still heard as the
     bounced-ticket story (docs/playtests.md, round 12)."""
-    task = load_task("helpdesk_tutorial")
-    spec = task.people_spec(task.variant("sample:4905"))
-    eng = People(spec, make_router(task.router, spec["people"]))
+    eng = people_of("helpdesk_tutorial", "sample:4905")
     res = eng.contact("priya_nair", "Here's my diff to config.json as you asked: R15-handheld enabled to the Korvex "
                       "queue at P2, and an R14 copier rule ahead of it. Any objection before I hand over?")
     assert "diff_review" in res.tags and "no objection from me" in res.reply, (res.tags, res.reply)
@@ -82,9 +75,7 @@ def test_marcus_asked_next_about_charter_credits_gives_the_charter_not_his_limit
     """billing sample:2539 (round 12): after his $2,500 delegation, asked whether the handler may still post the
     Charter's as-claimed credits, Marcus recapped the delegation. A follow-up to a told topic is now asked of the
     topics not yet told with a lower bar than a first question (a recap is no answer either)."""
-    task = load_task("billing_dispute")
-    spec = task.people_spec(task.variant("sample:2539"))
-    eng = People(spec, make_router(task.router, spec["people"]))
+    eng = people_of("billing_dispute", "sample:2539")
     first = eng.contact("marcus_feld", "FP-07 says an automated process may only issue credit notes within a limit "
                         "you delegate in writing. Will you delegate a per-invoice limit to the dispute handler for "
                         "credits it backs with a recalculation, and what is the limit?")
@@ -106,8 +97,7 @@ def test_priya_holding_rays_redline_says_so_when_asked_about_the_backlog():
            "that a reconfiguration sitting in your as-built backlog (or a known abnormal), and if so exactly which "
            "devices are open/closed?")
     for variant, has_redline in (("sample:2417", True), ("base", False)):
-        spec = task.people_spec(task.variant(variant))
-        res = People(spec, make_router(task.router, spec["people"])).contact("priya_ramaswamy", ask)
+        res = people_of("outage_notify", variant).contact("priya_ramaswamy", ask)
         orders = task.variant(variant).params["switching_orders"]
         assert ("redline" in res.reply and any(so in res.reply for so in orders.values())) == has_redline, res.reply
 

@@ -99,13 +99,14 @@ def test_two_labellings_compared(tests_dir, capsys):
     assert "--agree needs --set" in capsys.readouterr().err
 
 
-def test_the_second_blind7_labelling_holds_the_same_questions():
+@pytest.mark.parametrize("first,second", [("blind7", "blind7_second"), ("agent_traffic4", "agent_traffic4_second")])
+def test_a_second_labelling_holds_the_same_questions(first, second):
     from pathlib import Path
 
     from fdegym_env.people.routing_report import load_yaml
     root = Path(__file__).resolve().parents[1] / "routing"
-    firsts = sorted((root / "blind7").glob("*.yaml"))
+    firsts = sorted((root / first).glob("*.yaml"))
     assert len(firsts) == 10
     for p in firsts:
-        a, b = load_yaml(p)["questions"], load_yaml(root / "blind7_second" / p.name)["questions"]
+        a, b = load_yaml(p)["questions"], load_yaml(root / second / p.name)["questions"]
         assert [(q["person"], q["q"]) for q in a] == [(q["person"], q["q"]) for q in b], p.name

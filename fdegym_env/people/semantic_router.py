@@ -18,7 +18,9 @@ asked. What decides a reply:
    (combined score ``sure`` or more, ``sure_lead`` ahead of the person's next topic). Below that
    the person does not have it, and the engine refers or says so.
    A message that meets a topic's ``requires`` gate (it quotes the evidence the topic asks for)
-   is about that topic when nothing else was picked.
+   is about that topic when nothing else was picked; a message asking for a decision on a
+   proposal ("may I put it live?") gets the person's sign-off topic when it is within reach of
+   their best. A request without a question mark ("I need the filed MCTs ...") is an ask.
 3. **Gates**: a ``requires`` pattern met anywhere in this message or the last four earlier ones
    (quoted evidence counts), as in the lexical router.
 
@@ -53,6 +55,12 @@ MODEL_DIM = 256
 MAX_CHARS = 4000
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|no|dr|mr|mrs|ms|st|cf)\.)$", re.I)
+# A sentence that asks without a question mark: "I need the filed MCTs for each terminal pair."
+_REQUEST = re.compile(
+    r"^(?:also|and|so|then|first|second|lastly|finally)?[,:;\s-]*"
+    r"(?:i(?:'d| would)? need (?:the|your|a|an|to know|to confirm)\b|please (?:confirm|send|tell|let|share|give|list)\b"
+    r"|(?:could|can|would) you (?:confirm|send|tell|share|give|list|let me know)\b|let me know\b|tell me\b"
+    r"|i(?:'d| would) (?:like|love) to know\b|i(?:'m| am) looking for (?:the|your)\b)", re.I)
 
 
 @functools.lru_cache(maxsize=1)
@@ -91,7 +99,7 @@ def split_message(message: str) -> tuple[str, str]:
         'Who owns the kill parser?'
     """
     parts = _sentences(message)
-    asks = [p for p in parts if p.endswith("?")] or parts[-1:]
+    asks = [p for p in parts if _asks(p)] or parts[-1:]
     return message, " ".join(asks)
 
 
@@ -122,8 +130,23 @@ def questions(message: str) -> list[str]:
         >>> questions("Can the pilot go live now?")
         []
     """
-    asks = [p for p in _sentences(message) if p.endswith("?")]
+    asks = [p for p in _sentences(message) if _asks(p)]
     return asks if len(asks) > 1 else []
+
+
+# A request for a decision on a proposal ("may I put (1)-(4) live?", "is 70 the right cap?") and the
+# topics that answer one: a person's sign-off topic, whatever the proposal's many details match.
+_SIGN_OFF_ASK = re.compile(
+    r"\bsign(?:s|ing)?[- ]?off\b|\bapprov(?:e|al)\b|\bhappy (?:with|for)\b|\b(?:ok|okay) (?:to|with|for)\b"
+    r"|\bmay i\b|\bcan i (?:go|put|switch|ship|turn)\b|\bgo ahead\b|\bput [^?]{0,40}\blive\b|\bgo live\b"
+    r"|\bany conditions?\b|\bis (?:this|that|it|\d[\d,.]*) (?:the )?right\b|\bset (?:it )?differently\b"
+    r"|\bfor your (?:look|review|ok|okay)\b|\bagree(?:d)? to\b", re.I)
+_SIGN_OFF_TOPIC = re.compile(r"\bsign(?:s|ing)?[- ]?off\b|\bhappy (?:with|for)\b|\bgo[- ]live\b|(?<!auto-)(?<!auto )\bapprov", re.I)
+
+
+def _asks(sentence: str) -> bool:
+    """Whether a sentence asks something: it ends in ``?`` or makes a request ("I need the ...")."""
+    return sentence.endswith("?") or bool(_REQUEST.match(sentence))
 
 
 def clean(message: Any) -> str:
@@ -145,6 +168,9 @@ class SemanticRouter:
         sure, sure_lead: a topic scoring at least ``sure`` and ``sure_lead`` ahead of the person's
             next topic answers without the cover test (a long message full of context words the
             topic does not use); ``sure=None`` turns this off.
+        sign_off: a message asking for a decision on a proposal ("may I put it live?") that nothing
+            else answered gets the person's sign-off topic scoring at least this, and at most
+            ``sign_off_gap`` below the person's best topic; ``None``: off.
         hybrid: the weight of the (capped, scaled) lexical score in the combined score.
         question_weight: how much the questions weigh against the whole message in the cosine.
         **lexical_kwargs: settings of the inner :class:`LexicalRouter` (e.g. ``min_about``).
@@ -155,9 +181,9 @@ class SemanticRouter:
 
     def __init__(self, people: list[Person], threshold: float = 0.9, min_cover: float = 0.5, hybrid: float = 1.0,
                  question_weight: float = 0.5, sure: float | None = 1.4, sure_lead: float = 0.3,
-                 **lexical_kwargs: Any):
+                 sign_off: float | None = 1.0, sign_off_gap: float = 0.15, **lexical_kwargs: Any):
         self.threshold, self.min_cover, self.hybrid, self.question_weight = threshold, min_cover, hybrid, question_weight
-        self.sure, self.sure_lead = sure, sure_lead
+        self.sure, self.sure_lead, self.sign_off, self.sign_off_gap = sure, sure_lead, sign_off, sign_off_gap
         self.lexical = LexicalRouter(people, **{"example_words": True, **lexical_kwargs})
         self.people = {p["id"]: p for p in people}
         self._vectors: dict[str, tuple[np.ndarray, np.ndarray, list[np.ndarray]]] = {}
@@ -220,6 +246,19 @@ class SemanticRouter:
                     self.lexical.about_cover(person, best, self.lexical.about_words(asks)))
         return [best] if scores[best["id"]] >= self.threshold and cover >= self.min_cover else []
 
+    def _sign_off_topic(self, person: Person, text: str) -> list[Topic]:
+        """For a message asking for a decision on a proposal: the person's best sign-off topic (its
+        ``about`` speaks of signing off, approving, being happy with or going live), when its combined
+        score reaches ``sign_off`` and is within ``sign_off_gap`` of the person's best topic. A long
+        proposal matches many topics a little; what it asks is a decision."""
+        own = [t for t in person.get("topics") or [] if _SIGN_OFF_TOPIC.search(str(t.get("about") or ""))]
+        if not own:
+            return []
+        scores = self.scores(person, text)
+        best = max(own, key=lambda t: scores[t["id"]])
+        top = max(scores.values())
+        return [best] if scores[best["id"]] >= self.sign_off and scores[best["id"]] >= top - self.sign_off_gap else []
+
     def follow_up_pick(self, person: Person, message: str, earlier: list[str], floor: float = 1.0,
                        lead: float = 0.2) -> tuple[list[Topic], dict[str, bool]]:
         """For a follow-up whose every matched topic was already told (the engine asks this of the
@@ -248,6 +287,8 @@ class SemanticRouter:
                     chosen = [max(quoted, key=lambda t: scores[t["id"]])]
             if not chosen:
                 chosen = self._best_if_answered(person, text, whole, asks)
+            if not chosen and self.sign_off is not None and _SIGN_OFF_ASK.search(asks):
+                chosen = self._sign_off_topic(person, text)
             if asks != whole:
                 # several questions in one message: each is also heard on its own, as a person reads them
                 for q in questions(text)[:MAX_TOPICS_PER_MESSAGE]:

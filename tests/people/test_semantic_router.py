@@ -198,3 +198,48 @@ def test_an_abbreviation_does_not_end_the_question():
     from fdegym_env.people.semantic_router import split_message
     q = "Kills come as advisories. What other wordings do they use (e.g. KILL, 'withdrawn'), and do they name the slug?"
     assert split_message(q)[1] == "What other wordings do they use (e.g. KILL, 'withdrawn'), and do they name the slug?"
+
+
+def test_a_request_without_a_question_mark_is_an_ask():
+    """A playtest asked Niamh "I need the filed DUB minimum connecting times ... for each case: ... Also: do
+    passengers with wheelchair SSRs need a longer connection for OCS, and how much?" and got only the
+    wheelchair answer: the request, with no "?", was read as context. It is an ask like the question."""
+    from fdegym_env.people.semantic_router import questions, split_message
+    msg = ("Hi Niamh - I'm fixing reaccom so it can rebook connecting passengers at DUB. I need the filed DUB "
+           "minimum connecting times the tool must respect, in minutes, for each case: T1->T1, T1->T2, T2->T1, "
+           "T2->T2, and onto US (preclearance) departures from each terminal. Also: do passengers with "
+           "wheelchair/PRM SSRs (WCHR/WCHS/WCHC, BLND, DEAF, DPNA) need a longer connection for OCS, and how much?")
+    assert len(questions(msg)) == 2
+    assert split_message(msg)[1].startswith("I need the filed DUB minimum connecting times")
+    # narration is not a request
+    assert questions("I need to fix the rebooking tool this week. Which MCT applies T1 to T2?") == []
+    from tests.tasks.people_of import people_of
+    res = people_of("irrops_rebook", "sample:5568").contact("niamh_costigan", msg)
+    assert {"mct_station", "prm"} <= {t.partition(":")[0] for t in res.tags}, res.tags
+    assert "T2 to T2 45" in res.reply
+
+
+OKAFOR_SIGN_OFF = "Dr Okafor - concrete design for your sign-off (min 26/02), with evidence from the 16-22 Feb portal export (702 msgs). (1) RED FLAGS: your v3 list matched generously over subject+body of EVERY message -> nurse_line urgent; a red flag is never auto-closed. On the Feb week it flags 24 messages - exactly the 24 staff marked RF/clinical (incl. SEA-type ones buried in admin: mottled skin, fit in Tesco, slurred speech after a complaint), 0 others. (2) AUTO-REPLY only with the approved HMP-T01..T05 wording, only for Admin query/Other messages that are purely ONE of those topics: no ticked items, no red flag, no symptom/feeling/medicine word, no second ask (also / oh and / ps / appointment / results / repeat request...), short single question; any doubt -> front desk. On the Feb week that is 72 of 229 admin messages; I read all 72 - none had clinical content or a second ask. (3) OUT OF HOURS (UK time, 08:00-18:30, bank holidays incl. Good Friday/Easter Monday): every message gets the v3 safety-netting wording; a template out of hours is followed by the v3 wording in the same reply. Fixes the GMT/BST bug behind TRIAGE-97. (4) Repeats with ticked items -> pharmacy desk (Hamza's GP-only list -> duty doctor), capped at his 70/day, overflow to nurse line. May I put (1)-(4) live? Any condition you want attached?"
+HAMZA_CAP = "Thanks Hamza, list loaded exactly as you sent it (generic + brands). Funmi has signed off the triage side (red flags from the whole message go to the nurse line first, so a repeat with a red flag never reaches the desk). Repeats side for your look: portal 'Repeat prescription' with ticked items -> if any item is on your GP list the whole request goes to the duty GP; otherwise pharmacy_desk, counted against 70 per desk day (day it comes in; Sat/Sun and bank holidays land on the next working day, so Good Friday to Easter Monday go on Tue 7 April's pile); the 71st onwards that day stays on the nurse line. One question: is 70 the right cap to build in for the March/April fortnight, or do you want it set differently?"
+
+
+def test_a_request_for_sign_off_gets_the_sign_off_topic():
+    """Playtests sent a clinical lead a four-part design ("May I put (1)-(4) live?") and a pharmacist the
+    repeats design ("is 70 the right cap ...?"); each answered "I don't have that detail to hand": the
+    proposal's details matched many topics a little and none enough. A request for a decision gets the
+    person's sign-off topic when it is within reach of their best."""
+    from tests.tasks.people_of import people_of
+    people = people_of("clinic_inbox", "sample:4861")
+    res = people.contact("dr_funmi_okafor", OKAFOR_SIGN_OFF)
+    assert {t.partition(":")[0] for t in res.tags} & {"automated_replies", "triage_decisions"}, res.tags
+    assert "don't have that detail" not in res.reply
+    res = people.contact("hamza_qureshi", HAMZA_CAP)
+    assert "repeats_sign_off" in {t.partition(":")[0] for t in res.tags}, res.tags
+    assert "don't have that detail" not in res.reply
+    # a sponsor asked to sign off a change of scope does not get the request they sent (its "auto-approve")
+    from fdegym_env.people.semantic_router import _SIGN_OFF_TOPIC
+    assert not _SIGN_OFF_TOPIC.search("the FIN-301 request to auto-approve credit notes")
+    assert _SIGN_OFF_TOPIC.search("whether Hamza is happy with or signs off the repeats side")
+    # with the rule off, the pharmacist's reply is the old "I don't have that detail": the rule is what answers
+    off = People(people.spec, make_router("semantic", people.spec["people"], sign_off=None))
+    assert "don't have that detail" in off.contact("hamza_qureshi", HAMZA_CAP).reply

@@ -167,7 +167,8 @@ class SemanticRouter:
             speak to, when the lexical router picked nothing.
         sure, sure_lead: a topic scoring at least ``sure`` and ``sure_lead`` ahead of the person's
             next topic answers without the cover test (a long message full of context words the
-            topic does not use); ``sure=None`` turns this off.
+            topic does not use); ``sure=None`` turns this off. In a message with context around
+            what it asks, the lead is ``sure_lead_long``.
         sign_off: a message asking for a decision on a proposal ("may I put it live?") that nothing
             else answered gets the person's sign-off topic scoring at least this, and at most
             ``sign_off_gap`` below the person's best topic; ``None``: off.
@@ -181,9 +182,10 @@ class SemanticRouter:
 
     def __init__(self, people: list[Person], threshold: float = 0.9, min_cover: float = 0.5, hybrid: float = 1.0,
                  question_weight: float = 0.5, sure: float | None = 1.4, sure_lead: float = 0.3,
-                 sign_off: float | None = 1.0, sign_off_gap: float = 0.15, **lexical_kwargs: Any):
+                 sign_off: float | None = 1.0, sign_off_gap: float = 0.15, sure_lead_long: float = 0.0, **lexical_kwargs: Any):
         self.threshold, self.min_cover, self.hybrid, self.question_weight = threshold, min_cover, hybrid, question_weight
         self.sure, self.sure_lead, self.sign_off, self.sign_off_gap = sure, sure_lead, sign_off, sign_off_gap
+        self.sure_lead_long = sure_lead_long
         self.lexical = LexicalRouter(people, **{"example_words": True, **lexical_kwargs})
         self.people = {p["id"]: p for p in people}
         self._vectors: dict[str, tuple[np.ndarray, np.ndarray, list[np.ndarray]]] = {}
@@ -238,9 +240,11 @@ class SemanticRouter:
         """The best-scoring topic, if it reaches the threshold and covers what ``whole`` or ``asks`` is about."""
         topics = person.get("topics") or []
         scores = self.scores(person, text)
-        winner = _clear_winner(topics, scores, self.sure, self.sure_lead) if self.sure is not None else None
+        # a message with context around its question dilutes every score's cover, not its ranking
+        lead = self.sure_lead if asks == whole else self.sure_lead_long
+        winner = _clear_winner(topics, scores, self.sure, lead) if self.sure is not None else None
         if winner is not None:
-            return [winner]    # far above the threshold and well ahead of the person's next topic
+            return [winner]    # far above the threshold and (in a short message) well ahead of the next topic
         best = max(topics, key=lambda t: scores[t["id"]])      # max keeps the first of equals
         cover = max(self.lexical.about_cover(person, best, self.lexical.about_words(whole)),
                     self.lexical.about_cover(person, best, self.lexical.about_words(asks)))

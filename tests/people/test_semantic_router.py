@@ -240,6 +240,6 @@ def test_a_request_for_sign_off_gets_the_sign_off_topic():
     from fdegym_env.people.semantic_router import _SIGN_OFF_TOPIC
     assert not _SIGN_OFF_TOPIC.search("the FIN-301 request to auto-approve credit notes")
     assert _SIGN_OFF_TOPIC.search("whether Hamza is happy with or signs off the repeats side")
-    # with the rule off, the pharmacist's reply is the old "I don't have that detail": the rule is what answers
+    # with the rule off, the clinical lead's reply is the old "I don't have that detail": the rule is what answers
     off = People(people.spec, make_router("semantic", people.spec["people"], sign_off=None))
-    assert "don't have that detail" in off.contact("hamza_qureshi", HAMZA_CAP).reply
+    assert "don't have that detail" in off.contact("dr_funmi_okafor", OKAFOR_SIGN_OFF).reply

@@ -1,0 +1,53 @@
+"""Messages strong agents sent in the round-13 playtests that were answered "I don't have that detail to hand"
+or sent elsewhere in the asked person's own area, each sent again to a fresh episode of the variant it was played
+on (and the base variant): the person now answers with the topic that holds the answer (docs/playtests.md,
+round 13). Long messages with context around what they ask: their best topic scores high but its lead over the
+next, and its share of the message's words, are diluted."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tasks.people_of import people_of
+
+CASES = [
+    # (task, variant played, person, message as sent, topic that answers it)
+    ('billing_dispute', 'sample:6926', 'renata_okafor',
+     'Hi Renata - the Customer Charter (Dev, 7 Jan) promises disputes of $200 or less are credited as claimed, no investigation. Marcus has delegated automated credits up to $2,500 only where the system shows a recalculation. Should the handler credit <= $200 claims as claimed even where the recalculation shows the invoice is right, i.e. is that an approved goodwill concession from you under FP-07 s.4?',
+     'goodwill'),
+    ('pager_fatigue', 'sample:5891', 'kasia_wrona',
+     'Hi Kasia, about the LBHealthCheckFailed pages. In February every member that really died (INC-4405, INC-4423, INC-4462) showed the same shape: a failed 3/3 event, then a "still failing ... 4 consecutive checks" event about a minute later, and so on. The flaps are failed 1/3, 2/3 or 3/3 followed by LBHealthCheckRecovered within 20-100 s. My plan: flaps become an OPS ticket (for NET-311), and the router pages as soon as a member is "still failing" (consecutive count 4 or more), so a dead member pages about a minute after it drops out, once, with the reminders grouped into that page. Would that be acceptable to you as on-call, or must a member that is out of the pool page immediately?',
+     'lb_down'),
+    ('returns_desk', 'sample:7630', 'shaun_whitaker',
+     'Hi Shaun - instead of blocking returns, I want to send requests from customers with qc_c_12m >= 1 (at least one C grade at your bench in 12 months) to "inspect" rather than "approve", so your QC can part-refund worn items instead of the refund going on scan. On the Feb-Mar extract that is ~18 requests a month, 10 of which came back C (Vesper / Marisa Conti occasionwear). Can the bench absorb that, and is >= 1 the right threshold or would you set it differently?',
+     'inspection'),
+]
+
+
+@pytest.mark.parametrize(("task_id", "variant", "person", "message", "topic"),
+                         [c for c in CASES] + [(c[0], "base") + c[2:] for c in CASES],
+                         ids=lambda v: v if isinstance(v, str) and len(v) < 30 else None)
+def test_the_message_gets_the_topic_that_answers_it(task_id, variant, person, message, topic):
+    res = people_of(task_id, variant).contact(person, message)
+    assert topic in [t.partition(":")[0] for t in res.tags], (res.tags, res.reply)
+    assert "don't have that detail" not in res.reply
+
+
+def test_marcus_asked_whether_charter_credits_fit_his_delegation_gives_the_charter_rule():
+    """billing sample:6926: after his delegation, asked whether the handler may credit the Charter's small disputes
+    as claimed, the Controller sent the agent to Dev; his own small-dispute rule and his limit scored 1.42 and 1.43."""
+    eng = people_of("billing_dispute", "sample:6926")
+    assert "approval_limit" in eng.contact("marcus_feld", 'Hi Marcus - I am changing the dispute handler (FIN-301). Under FP-07 s.2, what credit-note amount per invoice (if any) have you delegated in writing to the automated dispute handler? Anything above it would go to AR-REVIEW for sign-off.').tags
+    res = eng.contact("marcus_feld", 'Follow-up on your $2,500 delegation: the published Customer Charter promises disputes of $200 or less are credited as claimed with no investigation. May the handler auto-credit those as claimed (with the recalculation attached in the reason) even where the recalculation finds a smaller or no overcharge, or must those go to AR-REVIEW?')
+    assert "small_dispute_policy" in res.tags, (res.tags, res.reply)
+    assert "credited as claimed" in res.reply
+
+
+def test_francesca_asked_which_lines_are_woven_answers_in_her_area():
+    """returns sample:7630: the buyer who owns fit sign-off, asked which of a brand's lines count as woven,
+    referred the agent to the returns bench manager."""
+    eng = people_of("returns_desk", "sample:7630")
+    assert "brand_sizing" in eng.contact("francesca_lowe", 'Hi Francesca - Solveig Studio dresses and tailoring are ~130 of our 463 returns since 9 Feb, almost all too_small ("I am a 12 in everything, EU 40 Solveig too small"). size_charts.json has Solveig at EU offset 28 (EU 38 = UK 10), outerwear 26, source "supplier spec SS25". What does Solveig SS26 spec sheet actually say the EU label to UK size is for dresses/tailoring (and knitwear/jersey/outerwear)? I would like to correct the chart offsets.').tags
+    res = eng.contact("francesca_lowe", 'Thanks - very clear. To key it right: which Solveig categories count as woven (dresses, tailoring - anything else?), should knitwear and jersey stay on 28, and is the outerwear override of 26 correct?')
+    assert {"knit_lines", "category_overrides"} & {t.partition(":")[0] for t in res.tags}, (res.tags, res.reply)
+    assert "Shaun" not in res.reply

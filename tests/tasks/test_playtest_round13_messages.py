@@ -17,7 +17,7 @@ CASES = [
      'goodwill'),
     ('pager_fatigue', 'sample:5891', 'kasia_wrona',
      'Hi Kasia, about the LBHealthCheckFailed pages. In February every member that really died (INC-4405, INC-4423, INC-4462) showed the same shape: a failed 3/3 event, then a "still failing ... 4 consecutive checks" event about a minute later, and so on. The flaps are failed 1/3, 2/3 or 3/3 followed by LBHealthCheckRecovered within 20-100 s. My plan: flaps become an OPS ticket (for NET-311), and the router pages as soon as a member is "still failing" (consecutive count 4 or more), so a dead member pages about a minute after it drops out, once, with the reminders grouped into that page. Would that be acceptable to you as on-call, or must a member that is out of the pool page immediately?',
-     'lb_down'),
+     'lb_flaps'),
     ('returns_desk', 'sample:7630', 'shaun_whitaker',
      'Hi Shaun - instead of blocking returns, I want to send requests from customers with qc_c_12m >= 1 (at least one C grade at your bench in 12 months) to "inspect" rather than "approve", so your QC can part-refund worn items instead of the refund going on scan. On the Feb-Mar extract that is ~18 requests a month, 10 of which came back C (Vesper / Marisa Conti occasionwear). Can the bench absorb that, and is >= 1 the right threshold or would you set it differently?',
      'inspection'),

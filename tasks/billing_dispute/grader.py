@@ -327,7 +327,11 @@ def evaluate(decide, params: dict, traffic) -> dict:
     unsupported = UNSUPPORTED_CREDIT * stats["unsupported_credits"]
     kpi = -(OVER_W * over + UNDER_W * under + review + auto + churn + charter + unsupported)
     incidents = [f"{kind}: {len(ex)} (e.g. {ex[0]})" for kind, ex in inc_count.items()] + handle.incidents()
-    summary = (f"over-billed ${over:,.0f}, under-billed ${under:,.0f}, {stats['disputes']} disputes "
+    # the Charter's as-claimed credits are revenue given away by policy: say how much of the shortfall they are
+    # (the trial's ledger line leaves them out of "under-billed", so the two read alike)
+    charter_paid = min(under, sum(e["charter_paid"] for e in counted))
+    by_charter = f" (${charter_paid:,.0f} of it Charter credits paid as claimed)" if charter_paid >= 0.5 else ""
+    summary = (f"over-billed ${over:,.0f}, under-billed ${under:,.0f}{by_charter}, {stats['disputes']} disputes "
                f"({stats['valid']} valid, {stats['unresolved_valid']} valid left unresolved), "
                f"{stats['review']} to review ({stats['backlog']} backlogged), churn ${churn:,.0f}"
                + (f", charter breaches {stats['charter_breaches']}" if de_min else ""))

@@ -23,6 +23,8 @@ HELD_OUT_DAYS = [("2026-03-10", [("CDG", 0), ("MAN", 0), ("AMS", 1), ("BCN", 0),
                  ("2026-03-12", [("EDI", 0), ("LHR", 1), ("FRA", 0), ("BOS", 0), ("MAD", 1), ("BHX", 0)])]
 SHADOW_PICKS = [[("LHR", 0), ("BHX", 0)], [("AMS", 0), ("GLA", 1)], [("CDG", 1), ("JFK", 1)]]
 UMNR_DEV = 0.08
+ACMI_STATIONS = ("BOS", "JFK")   # flown by NorthAtlantic under the ACMI wet-lease (mail/FW_bos_wetlease.txt)
+ACMI_ENDED = "2026-02-01"        # where the wet-lease ended (variant own_metal_us): on 31 January
 AGENTS = ["MZ", "KOD", "SFL", "PB", "JMcG", "RT", "AN"]
 
 
@@ -148,11 +150,11 @@ def _note(rng: random.Random, p: dict, legs, booked_final: str, party: int, over
                                 f"no rooms at {h[0]}, sent to {h[4]} + taxi",
                                 "htl + dinner vchr, rebkd first wave tmrw"]))
     elif overnight:
-        bits.append(rng.choice(["NA operated - pax referred to NorthAtlantic BOS handling for hotel",
+        bits.append(rng.choice([f"NA operated - pax referred to NorthAtlantic {stranded} handling for hotel",
                                 "o/n in the US, NorthAtlantic care desk looks after accom (their AOC)",
                                 "NorthAtlantic flt - their station doing hotels, we just rebooked",
-                                "told pax to see NA desk at Logan re hotel. not ours (wet lease)",
-                                "NA care desk JFK has them for o/n", "wet-lease flt: accom via NorthAtlantic",
+                                f"told pax to see NA desk at {stranded} re hotel. not ours (wet lease)",
+                                f"NA care desk {stranded} has them for o/n", "wet-lease flt: accom via NorthAtlantic",
                                 "rebkd only, NorthAtlantic looking after hotel their side"]))
     if not bits:
         bits.append(rng.choice(["rebooked", "rbkd next avail", "reprotected, SMS sent", "done - pax happy enough",
@@ -175,12 +177,15 @@ def dev(params: dict, out: Path) -> None:
     its notice; ``issued_at`` is when the first version went out), logs/reaccom.log
     (what the tool decided), data/desk_log.csv (what the recovery desk did with the referrals)."""
     rng = random.Random(f"dev:{int(params.get('world_seed', 0))}")
-    hist = dict(params)
     eng = _world_engine(out)
     (out / "data" / "plans").mkdir(parents=True, exist_ok=True)
     (out / "logs").mkdir(parents=True, exist_ok=True)
     log_lines, desk_rows = [], []
     for n, (day, picks, pid) in enumerate(DEV_DAYS):
+        # where BOS/JFK became Skellig's own metal, the NorthAtlantic wet-lease still ran on the days before
+        # 1 February: its station, not our desk, looked after passengers stranded over there
+        during_acmi = day < ACMI_ENDED and not params["eu261_exempt"]
+        hist = dict(params, eu261_exempt=list(ACMI_STATIONS)) if during_acmi else dict(params)
         plan = sim.plan(rng, hist, day, picks, pid, float(params["tight"]), _dev_shares(params), 10001 + 4000 * n)
         (out / "data" / "plans" / f"{pid}.json").write_text(json.dumps(plan, indent=1) + "\n", encoding="utf-8")
         res = eng.reaccommodate(json.loads(json.dumps(plan)))

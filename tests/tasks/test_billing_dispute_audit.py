@@ -183,3 +183,20 @@ def test_each_trial_day_names_its_own_sample_of_the_cycle(variant):
         tickets.append(out["stats"]["disputes"])
     assert len(set(heads)) == 3, heads
     assert len(set(tickets)) > 1, tickets
+
+
+def test_the_summary_names_the_charter_share_of_what_was_under_billed():
+    """A playtest read "no invoice under-billed" on its trial day and "under-billed $4,505" in its result: the
+    trial leaves the Charter's as-claimed credits out of its shortfall (policy, not a misstatement), the metric
+    counts them. The result now says how much of the shortfall they are, so the two read alike."""
+    def decide(p):
+        if _claim(p) <= 250:
+            return {"action": "credit", "amount_usd": _claim(p)}
+        return {"action": "review"}
+    out = _grade("charter_de_minimis", decide=decide)
+    under = out["details"]["under_usd"]
+    assert under > 0 and out["details"]["under_misstated_usd"] < under
+    charter = float(out["summary"].split(" of it Charter credits")[0].rsplit("($", 1)[1].replace(",", ""))
+    assert 0 < charter <= round(under) + 1, out["summary"]
+    # where nothing was paid as claimed, the summary says nothing of the Charter
+    assert "Charter credits" not in _grade("base")["summary"]

@@ -140,3 +140,15 @@ def test_claims_db_notes_agree_with_status(variant):
                         if o != cid and loss.get(o) == ld and hs & hashes.get(cid, set())]
             assert partners, (cid, note)
     con.close()
+
+
+@pytest.mark.parametrize("variant", ["base", "sample:6021", "sample:3"])
+def test_marcus_says_which_shop_claims_not_to_refer(variant):
+    """A playtest read Marcus's "Don't refer: every claim from a shop" literally (refer no shop's claims at all).
+    He means the ring's shops: only their copies are SIU's, the rest of what comes through them is not."""
+    from tests.tasks.people_of import people_of
+    res = people_of("claims_fasttrack", variant).contact(
+        "marcus_lindqvist", "Which new FNOLs should intake refer to SIU, and which should it not refer?")
+    assert "referral_rule" in res.tags, res.tags
+    assert "every claim from a shop" not in res.reply
+    assert "one of the ring's shops - only its copies are ours" in res.reply, res.reply

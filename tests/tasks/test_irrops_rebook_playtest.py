@@ -503,3 +503,26 @@ def test_marek_answers_which_ssrs_need_him_and_what_order_he_works(variant):
     assert "desk_order" in order.tags and "order you give is the order we re-protect in" in order.reply, order.reply
     grader = (TASK.path / "grader.py").read_text(encoding="utf-8")
     assert "by cancellation, then as given" in grader          # what he says is how the graded desk works
+
+
+@pytest.mark.parametrize("variant", ["own_metal_us", "sample:5568"])
+def test_before_the_wet_lease_ended_its_station_had_the_us_overnights(variant):
+    """A playtest (sample:5568) found the desk log booking JFK hotels on 27 January, while the mail says the
+    wet-lease station looks after passengers over there "while it runs" and Aoife says it ran to 31 January.
+    The log keeps to that: US overnights before 1 February are NorthAtlantic's, after it our desk's."""
+    import csv
+
+    from fdegym_env.core.workspace import world_snapshot
+    assert not TASK.variant(variant).params["eu261_exempt"], "a variant where BOS/JFK are our own metal"
+    w = world_snapshot(TASK, TASK.variant(variant))
+    rows = list(csv.DictReader((w / "data" / "desk_log.csv").open(encoding="utf-8")))
+    import json
+    us_flights = {c["flight"].replace(" ", "") for f in (w / "data" / "plans").glob("*.json")
+                  for c in json.loads(f.read_text(encoding="utf-8"))["cancelled"] if c["from"] in ("BOS", "JFK")}
+    before = [r for r in rows if r["handled_at"] < "2026-02-01" and r["orig_flt"] in us_flights]
+    assert before, "the 27 January day cancels a JFK rotation"
+    hotels = ("hotel", "htl", "accom +", "o/n accom booked", "hotelhub")
+    for r in before:
+        note = r["notes"].lower()
+        assert not any(h in note for h in hotels) or "northatlantic" in note or "na " in note, r
+    assert any("northatlantic" in r["notes"].lower() or "na care desk" in r["notes"].lower() for r in before)

@@ -251,17 +251,18 @@ class SemanticRouter:
         return [best] if scores[best["id"]] >= self.threshold and cover >= self.min_cover else []
 
     def _sign_off_topic(self, person: Person, text: str) -> list[Topic]:
-        """For a message asking for a decision on a proposal: the person's best sign-off topic (its
-        ``about`` speaks of signing off, approving, being happy with or going live), when its combined
-        score reaches ``sign_off`` and is within ``sign_off_gap`` of the person's best topic. A long
-        proposal matches many topics a little; what it asks is a decision."""
+        """For a message asking for a decision on a proposal: the person's sign-off topics (their
+        ``about`` speaks of signing off, approving, being happy with or going live) whose combined
+        score reaches ``sign_off`` within ``sign_off_gap`` of the person's best topic, best first, at
+        most two (a proposal in several parts). A long proposal matches many topics a little; what it
+        asks is a decision."""
         own = [t for t in person.get("topics") or [] if _SIGN_OFF_TOPIC.search(str(t.get("about") or ""))]
         if not own:
             return []
         scores = self.scores(person, text)
-        best = max(own, key=lambda t: scores[t["id"]])
         top = max(scores.values())
-        return [best] if scores[best["id"]] >= self.sign_off and scores[best["id"]] >= top - self.sign_off_gap else []
+        return [t for t in sorted(own, key=lambda t: -scores[t["id"]])
+                if scores[t["id"]] >= self.sign_off and scores[t["id"]] >= top - self.sign_off_gap][:2]
 
     def follow_up_pick(self, person: Person, message: str, earlier: list[str], floor: float = 1.0,
                        lead: float = 0.2) -> tuple[list[Topic], dict[str, bool]]:

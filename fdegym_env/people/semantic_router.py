@@ -257,12 +257,11 @@ class SemanticRouter:
         most two (a proposal in several parts). A long proposal matches many topics a little; what it
         asks is a decision."""
         own = [t for t in person.get("topics") or [] if _SIGN_OFF_TOPIC.search(str(t.get("about") or ""))]
-        if not own:
+        if not own or self.sign_off is None:
             return []
         scores = self.scores(person, text)
-        top = max(scores.values())
-        return [t for t in sorted(own, key=lambda t: -scores[t["id"]])
-                if scores[t["id"]] >= self.sign_off and scores[t["id"]] >= top - self.sign_off_gap][:2]
+        floor = max(self.sign_off, max(scores.values()) - self.sign_off_gap)
+        return [t for t in sorted(own, key=lambda t: -scores[t["id"]]) if scores[t["id"]] >= floor][:2]
 
     def follow_up_pick(self, person: Person, message: str, earlier: list[str], floor: float = 1.0,
                        lead: float = 0.2) -> tuple[list[Topic], dict[str, bool]]:

@@ -243,3 +243,16 @@ def test_a_request_for_sign_off_gets_the_sign_off_topic():
     # with the rule off, the clinical lead's reply is the old "I don't have that detail": the rule is what answers
     off = People(people.spec, make_router("semantic", people.spec["people"], sign_off=None))
     assert "don't have that detail" in off.contact("dr_funmi_okafor", OKAFOR_SIGN_OFF).reply
+
+
+def test_the_rules_say_how_many_questions_a_message_gets_answered():
+    """A playtest read "They answer one specific question at a time" and split its questions over paid
+    messages; people answer each question of a message up to the harness's limit, and the rules say so."""
+    from fdegym_env.core.actions import TOOLS
+    from fdegym_env.core.env import ENGAGEMENT_RULES
+    from fdegym_env.people.routers import MAX_TOPICS_PER_MESSAGE
+    words = {4: "four"}
+    assert f"up to {words[MAX_TOPICS_PER_MESSAGE]} a message" in ENGAGEMENT_RULES
+    assert "one specific question at a time" not in ENGAGEMENT_RULES
+    contact = [t for t in TOOLS if t.name == "contact"][0]
+    assert any(f"up to {words[MAX_TOPICS_PER_MESSAGE]}" in a.description for a in contact.args)

@@ -65,7 +65,7 @@ TOOLS: tuple[Tool, ...] = (
     Tool("directory", "List the customer's people you can contact, with their roles."),
     Tool("contact", "Send one message to one person at the customer and get their reply.",
          (Arg("to", "string", "The person's id from `directory`.", True),
-          Arg("message", "string", "Your message: specific questions; one message may ask several (up to four are answered).", True))),
+          Arg("message", "string", "Your message: specific questions; one message may ask several (a person answers what they know, up to four topics).", True))),
     Tool("inbox", "Read messages people sent you unasked."),
     Tool("wait", "Let time pass at the customer (people come back, messages arrive).",
          (Arg("hours", "number", "Hours to wait (at most 336).", True),)),

@@ -76,7 +76,8 @@ ENGAGEMENT_RULES = """
 - Tools: `list_files`, `read_file`, `write_file`, `edit_file` and `run` (a shell) work on this
   workspace; `directory`, `contact` and `inbox` reach the people; `wait`, `trial`, `submit` below.
 - Colleagues at the customer: the `directory` tool lists them; `contact` sends one of them a message.
-  Ask specific questions; a message may ask several (each is answered, up to four a message).
+  Ask specific questions; one message may ask several, and each person answers what they know of
+  them (up to four topics a message).
 - `system/` is the customer's live system. When you `submit`, whatever is in `system/` goes to
   production unchanged. Production calls only the entry points listed in `system/README.md`; it
   imports them with `system/` as the working directory and import root.

@@ -53,6 +53,9 @@ MODEL_DIM = 256
 # Messages longer than this are cut before embedding and word matching (a 100 KB paste costs
 # the same as a long e-mail); gates still see the whole message.
 MAX_CHARS = 4000
+# Questions of one message heard one by one (a numbered list of five or six is common; topics told stay
+# capped at the harness's MAX_TOPICS_PER_MESSAGE)
+MAX_QUESTIONS = 8
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|no|dr|mr|mrs|ms|st|cf)\.)$", re.I)
 # A sentence that asks without a question mark: "I need the filed MCTs for each terminal pair."
@@ -144,6 +147,30 @@ _SIGN_OFF_ASK = re.compile(
 _SIGN_OFF_TOPIC = re.compile(r"\bsign(?:s|ing)?[- ]?off\b|\bhappy (?:with|for)\b|\bgo[- ]live\b|(?<!auto-)(?<!auto )\bapprov", re.I)
 
 
+def questions_in_context(message: str, context: int = 1) -> list[str]:
+    """The message's questions (as :func:`questions`), each with up to ``context`` statements just before
+    it that follow the previous question: "(2) The December extract carries changes dated in January.
+    Should those be billed in December?" is heard whole, not as "Should those be billed ...?" alone.
+    The message's first sentence (a greeting, who is asking) is never context.
+
+    Example:
+        >>> questions_in_context("Hi Ann. (1) Is it daily? (2) Some rows are dated in January. Bill them now?")
+        ['(1) Is it daily?', '(2) Some rows are dated in January. Bill them now?']
+    """
+    parts = _sentences(message)
+    out: list[str] = []
+    for i, p in enumerate(parts):
+        if not _asks(p):
+            continue
+        before: list[str] = []
+        j = i - 1
+        while j >= 1 and len(before) < context and not _asks(parts[j]):
+            before.insert(0, parts[j])
+            j -= 1
+        out.append(" ".join(before + [p]))
+    return out if len(out) > 1 else []
+
+
 def _asks(sentence: str) -> bool:
     """Whether a sentence asks something: it ends in ``?`` or makes a request ("I need the ...")."""
     return sentence.endswith("?") or bool(_REQUEST.match(sentence))
@@ -182,10 +209,11 @@ class SemanticRouter:
 
     def __init__(self, people: list[Person], threshold: float = 0.9, min_cover: float = 0.5, hybrid: float = 1.0,
                  question_weight: float = 0.5, sure: float | None = 1.4, sure_lead: float = 0.3,
-                 sign_off: float | None = 1.0, sign_off_gap: float = 0.15, sure_lead_long: float = 0.0, **lexical_kwargs: Any):
+                 sign_off: float | None = 1.0, sign_off_gap: float = 0.15, sure_lead_long: float = 0.0, context: int = 1,
+                 **lexical_kwargs: Any):
         self.threshold, self.min_cover, self.hybrid, self.question_weight = threshold, min_cover, hybrid, question_weight
         self.sure, self.sure_lead, self.sign_off, self.sign_off_gap = sure, sure_lead, sign_off, sign_off_gap
-        self.sure_lead_long = sure_lead_long
+        self.sure_lead_long, self.context = sure_lead_long, context
         self.lexical = LexicalRouter(people, **{"example_words": True, **lexical_kwargs})
         self.people = {p["id"]: p for p in people}
         self._vectors: dict[str, tuple[np.ndarray, np.ndarray, list[np.ndarray]]] = {}
@@ -250,6 +278,10 @@ class SemanticRouter:
                     self.lexical.about_cover(person, best, self.lexical.about_words(asks)))
         return [best] if scores[best["id"]] >= self.threshold and cover >= self.min_cover else []
 
+    def _question_topics(self, person: Person, question: str) -> list[Topic]:
+        """The topics that answer one question of a message heard on its own."""
+        return list(self.lexical.route(person, question, [])[0]) or self._best_if_answered(person, question, question, question)
+
     def _sign_off_topic(self, person: Person, text: str) -> list[Topic]:
         """For a message asking for a decision on a proposal: the person's sign-off topics (their
         ``about`` speaks of signing off, approving, being happy with or going live) whose combined
@@ -295,9 +327,8 @@ class SemanticRouter:
                 chosen = self._sign_off_topic(person, text)
             if asks != whole:
                 # several questions in one message: each is also heard on its own, as a person reads them
-                for q in questions(text)[:MAX_TOPICS_PER_MESSAGE]:
-                    for t in (list(self.lexical.route(person, q, [])[0])
-                              or self._best_if_answered(person, q, q, q)):
+                for q in questions_in_context(text, self.context)[:MAX_QUESTIONS]:
+                    for t in self._question_topics(person, q):
                         if t not in chosen:
                             chosen.append(t)
         chosen = chosen[:MAX_TOPICS_PER_MESSAGE + 2]

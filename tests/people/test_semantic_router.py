@@ -240,9 +240,12 @@ def test_a_request_for_sign_off_gets_the_sign_off_topic():
     from fdegym_env.people.semantic_router import _SIGN_OFF_TOPIC
     assert not _SIGN_OFF_TOPIC.search("the FIN-301 request to auto-approve credit notes")
     assert _SIGN_OFF_TOPIC.search("whether Hamza is happy with or signs off the repeats side")
-    # with the rule off, the clinical lead's reply is the old "I don't have that detail": the rule is what answers
-    off = People(people.spec, make_router("semantic", people.spec["people"], sign_off=None))
-    assert "don't have that detail" in off.contact("dr_funmi_okafor", OKAFOR_SIGN_OFF).reply
+    # the rule itself: the lead's two sign-off topics (templates, triage design), tied at the top, and none when off
+    router = make_router("semantic", people.spec["people"])
+    okafor = {p["id"]: p for p in people.spec["people"]}["dr_funmi_okafor"]
+    assert {t["id"] for t in router._sign_off_topic(okafor, OKAFOR_SIGN_OFF)} == {"automated_replies", "triage_decisions"}
+    off = make_router("semantic", people.spec["people"], sign_off=None)
+    assert off._sign_off_topic(okafor, OKAFOR_SIGN_OFF) == []
 
 
 def test_the_rules_say_how_many_questions_a_message_gets_answered():
@@ -252,7 +255,18 @@ def test_the_rules_say_how_many_questions_a_message_gets_answered():
     from fdegym_env.core.env import ENGAGEMENT_RULES
     from fdegym_env.people.routers import MAX_TOPICS_PER_MESSAGE
     words = {4: "four"}
-    assert f"up to {words[MAX_TOPICS_PER_MESSAGE]} a message" in ENGAGEMENT_RULES
+    assert f"up to {words[MAX_TOPICS_PER_MESSAGE]} topics a message" in " ".join(ENGAGEMENT_RULES.split())
     assert "one specific question at a time" not in ENGAGEMENT_RULES
     contact = [t for t in TOOLS if t.name == "contact"][0]
     assert any(f"up to {words[MAX_TOPICS_PER_MESSAGE]}" in a.description for a in contact.args)
+
+
+def test_a_question_is_heard_with_the_statement_before_it():
+    from fdegym_env.people.semantic_router import questions_in_context
+    msg = ("Hi Tomasz - FDE here. (1) Is daily proration right? (2) The December extract carries changes dated "
+           "in January. Should those be billed in December at all?")
+    assert questions_in_context(msg) == [
+        "(1) Is daily proration right?",
+        "(2) The December extract carries changes dated in January. Should those be billed in December at all?"]
+    assert questions_in_context(msg, context=0)[1] == "Should those be billed in December at all?"
+    assert questions_in_context("Hi. One thing. Is it daily?") == []        # one question: the whole message

@@ -51,3 +51,18 @@ def test_francesca_asked_which_lines_are_woven_answers_in_her_area():
     res = eng.contact("francesca_lowe", 'Thanks - very clear. To key it right: which Solveig categories count as woven (dresses, tailoring - anything else?), should knitwear and jersey stay on 28, and is the outerwear override of 26 correct?')
     assert {"knit_lines", "category_overrides"} & {t.partition(":")[0] for t in res.tags}, (res.tags, res.reply)
     assert "Shaun" not in res.reply
+
+
+TOMASZ_NUMBERED = "Hi Tomasz - FDE on FIN-301. I found that since 4.0 removed reconcile_subscriptions, a plan change leaves the old line running to month end (double billing). Questions: (1) When rating closes the old line itself, should the old plan end the day before the change's effective date and the new plan start on that date (both inclusive, daily proration on actual days)? (2) The December extract carries changes whose account-local date is already in January (e.g. PC-174561 effective 2026-01-01T01:05:00+10:00) because the warehouse cuts at 00:00 UTC. Should those be billed in December at all, and does the January extract carry them again? (3) Is there anything else the reconciler used to do that rating now needs to do (e.g. same-day double changes, changes back to the start plan)? (4) For dispute handler decisions: is a 'credit' with amount = recalculated overcharge net of existing credit_notes the right shape, and is 'reissue' safe to use at all?"
+HANA_NUMBERED = "Hi Hana - FDE on FIN-301. Since 4.0 the engine bills both the old and new plan after a mid-month plan change; I'm fixing rating. (1) What proration convention does the Billing Policy require for a mid-month plan change: daily on actual days in the month, or something else (30-day month, whole-month, etc.)? Which day belongs to which plan - old plan up to the day before the effective date, new plan from the effective date? (2) A plan change whose account-local effective date falls in the next month (e.g. 2026-01-01 01:05 +10:00 showing up in the December extract): which month's invoice should it affect? (3) Overage: still on the plan in force at period end? (4) For correcting already-issued overbilled invoices, confirm: credit note against the original invoice only, never reissue (ar_tools.reissue leaves the original open)?"
+
+
+@pytest.mark.parametrize("variant", ["sample:2728", "base"])
+def test_a_numbered_list_is_heard_question_by_question_with_its_context(variant):
+    """billing sample:2728 (round 13b): four numbered questions each. Tomasz answered (1) only: his (2) read
+    "Should those be billed in December at all ...?" without the sentence before it that says what "those"
+    are. Hana answered (1) only: her (1) is two sentences, so (4) was the fifth question, past the four
+    heard one by one. Each question is now heard with the statement before it, and all are heard."""
+    eng = people_of("billing_dispute", variant)
+    assert {"plan_change_code", "extract_cutoff"} <= {t.partition(":")[0] for t in eng.contact("tomasz_wren", TOMASZ_NUMBERED).tags}
+    assert {"proration_policy", "credit_vs_reissue"} <= {t.partition(":")[0] for t in eng.contact("hana_kobayashi", HANA_NUMBERED).tags}

@@ -14,6 +14,8 @@ Example:
     ()
     >>> missing_details("When was the last matched-pair test run?", ["Matched pairs are run on a sample of decisions."])
     ('date',)
+    >>> missing_details("Since the Feb extract, when did v3 go live?", ["They cut us over to v3 on Feb 2."])
+    ()
 """
 
 from __future__ import annotations
@@ -44,8 +46,10 @@ _NUMBER_WORDS = re.compile(
 _MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
            "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
 _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thurs|fri|sat|sun"
+# a day of a month ("Feb 2", "2 February") is one date, not the month the question may also name
 _WHEN = re.compile(
-    rf"\b({_MONTHS}|{_DAYS})\b|\b\d{{1,2}}:\d{{2}}\b|\b\d{{1,2}}\s?(am|pm)\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b"
+    rf"\b(?:{_MONTHS})\.? \d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)? (?:of )?(?:{_MONTHS})\b"
+    rf"|\b({_MONTHS}|{_DAYS})\b|\b\d{{1,2}}:\d{{2}}\b|\b\d{{1,2}}\s?(am|pm)\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b"
     r"|\b(19|20)\d{2}\b|\b\d{1,2}(st|nd|rd|th)\b|\b(today|tonight|yesterday|tomorrow|ago|weekday|weekdays|"
     r"weekend|weekends|morning|afternoon|evening|overnight|midnight|noon|daily|nightly|weekly|monthly|"
     r"hourly|every|first|second|third|fourth|fifth)\b|\b(working|business) days?\b"

@@ -66,3 +66,15 @@ def test_a_numbered_list_is_heard_question_by_question_with_its_context(variant)
     eng = people_of("billing_dispute", variant)
     assert {"plan_change_code", "extract_cutoff"} <= {t.partition(":")[0] for t in eng.contact("tomasz_wren", TOMASZ_NUMBERED).tags}
     assert {"proration_policy", "credit_vs_reissue"} <= {t.partition(":")[0] for t in eng.contact("hana_kobayashi", HANA_NUMBERED).tags}
+
+
+MARISOL_WHEN = 'Hi Marisol - looking at the LendCompass self-employed declines. Since LendCompass moved to API v3 (form LC-API-v3), all 56 self-employed apps in the Feb extract were declined; income_amount on them looks like a MONTHLY net profit (e.g. BCB-2602194 14077 = ~168,900/yr Sched C) and 11 arrive as text like "USD 5,097.00" / "6173.00USD" which the engine reads as $0. Questions: (1) Do you have the LendCompass v3 field spec - is netBusinessIncome in v3 monthly net profit, and are grossAnnualIncome (employed/retired) still annual in v3? (2) Is the currency-suffixed text format expected from v3? (3) Did anything else change in v3 or in OLA 2.0 mapping that you know of? (4) When did v3 go live?'
+
+
+def test_a_date_the_answer_gives_is_not_hedged_because_the_question_names_its_month():
+    """loan sample:1491 (round 13b): asked "(4) When did v3 go live?" in a message about the "Feb extract",
+    Marisol opened "I couldn't give you the exact date offhand" and then said "on Feb 2" twice: the answer's
+    "Feb 2" was read as the month the question already named."""
+    res = people_of("loan_prequal", "sample:1491").contact("marisol_vega", MARISOL_WHEN)
+    assert "lendcompass_v3" in [t.partition(":")[0] for t in res.tags], res.tags
+    assert "Feb 2" in res.reply and "exact date" not in res.reply, res.reply

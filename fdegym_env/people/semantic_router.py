@@ -156,19 +156,39 @@ def questions_in_context(message: str, context: int = 1) -> list[str]:
     Example:
         >>> questions_in_context("Hi Ann. (1) Is it daily? (2) Some rows are dated in January. Bill them now?")
         ['(1) Is it daily?', '(2) Some rows are dated in January. Bill them now?']
+        >>> questions_in_context("Specifics please: (1) the filed MCTs by terminal; (2) the extra minutes for PRMs?")
+        ['(1) the filed MCTs by terminal', '(2) the extra minutes for PRMs?']
     """
     parts = _sentences(message)
+    numbered = len(_ITEM.findall(message)) > 1
+    if numbered:    # "Specifics please: (1) the filed MCTs ...; (2) how many extra minutes ...; (3) is ...?"
+        parts = [item for p in parts for item in _items(p)]
+    # a numbered item asks unless a sentence of its own follows it (then it is that sentence's context)
+    asking = [_asks(p) or (numbered and bool(_ITEM.match(p))
+                           and (i + 1 == len(parts) or bool(_ITEM.match(parts[i + 1]))))
+              for i, p in enumerate(parts)]
     out: list[str] = []
     for i, p in enumerate(parts):
-        if not _asks(p):
+        if not asking[i]:
             continue
         before: list[str] = []
         j = i - 1
-        while j >= 1 and len(before) < context and not _asks(parts[j]):
+        while j >= 1 and len(before) < context and not asking[j]:
             before.insert(0, parts[j])
             j -= 1
         out.append(" ".join(before + [p]))
     return out if len(out) > 1 else []
+
+
+# a numbered item of a list of asks: "(2) ...", "2) ..."
+_ITEM = re.compile(r"(?:(?<=\s)|^)\(?[1-9]\)\s")
+
+
+def _items(sentence: str) -> list[str]:
+    """A sentence cut before each numbered item it holds (the text before the first item stays whole)."""
+    cuts = [m.start() for m in _ITEM.finditer(sentence)]
+    bounds = [0, *[c for c in cuts if c > 0], len(sentence)]
+    return [sentence[a:b].strip(" ;,") for a, b in zip(bounds, bounds[1:]) if sentence[a:b].strip(" ;,")]
 
 
 def _asks(sentence: str) -> bool:
@@ -325,9 +345,12 @@ class SemanticRouter:
                 chosen = self._best_if_answered(person, text, whole, asks)
             if not chosen and self.sign_off is not None and _SIGN_OFF_ASK.search(asks):
                 chosen = self._sign_off_topic(person, text)
-            if asks != whole:
+            # a message of questions only is heard whole, unless it numbers them ("(1) ...? (2) ...?")
+            listed = asks != whole or len(_ITEM.findall(text)) > 1
+            several = questions_in_context(text, self.context) if listed else []
+            if several:
                 # several questions in one message: each is also heard on its own, as a person reads them
-                for q in questions_in_context(text, self.context)[:MAX_QUESTIONS]:
+                for q in several[:MAX_QUESTIONS]:
                     for t in self._question_topics(person, q):
                         if t not in chosen:
                             chosen.append(t)

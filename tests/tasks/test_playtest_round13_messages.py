@@ -78,3 +78,19 @@ def test_a_date_the_answer_gives_is_not_hedged_because_the_question_names_its_mo
     res = people_of("loan_prequal", "sample:1491").contact("marisol_vega", MARISOL_WHEN)
     assert "lendcompass_v3" in [t.partition(":")[0] for t in res.tags], res.tags
     assert "Feb 2" in res.reply and "exact date" not in res.reply, res.reply
+
+
+CONOR_NUMBERED = "Hi Conor, four quick ones on reaccom wiring: (1) When OCC revises a plan and the console re-sends it whole, are the passengers of the earlier cancelled flights in it again, and does the console re-apply my decisions for them (could it rebook someone twice or move an already-rebooked pax)? (2) In a re-sent plan, does the schedule booked/avail snapshot already include the seats my earlier decisions took? (3) Does Amadeus/the console do anything per PNR (e.g. reject or split if I rebook only part of a booking), or is each pax_id independent? (4) Anything in engine.py you know is wrong or fragile that I should fix while you're here?"
+NIAMH_NUMBERED = "Hi Niamh, I'm fixing reaccom's connection check before connecting passengers are auto-rebooked again (the OPS-1987 problems). Specifics please: (1) the filed DUB minimum connecting times by arrival/departure terminal (T1->T1, T1->T2, T2->T1, T2->T2) and for connections onto the US departures (preclearance) - the tool still uses the 2023 wall chart / a flat 40; (2) how many extra minutes on top of the MCT OCS needs for a passenger with an assistance code (WCHR/WCHS/WCHC, BLND, DEAF, DPNA) on a Dublin connection; (3) to avoid gate offloads, is cap minus booked the right count of seats I can fill?"
+
+
+@pytest.mark.parametrize("variant", ["sample:7171", "base"])
+def test_numbered_asks_are_heard_one_by_one(variant):
+    """irrops sample:7171 (round 13b): Conor got four numbered questions, every sentence a question, and said
+    "I don't have that detail to hand" (a message of questions only was heard whole); Niamh got three numbered
+    asks in one sentence ("(1) the filed DUB MCTs ...; (2) how many extra minutes ...; (3) is cap minus booked
+    ...?") and answered only the wheelchair minutes."""
+    eng = people_of("irrops_rebook", variant)
+    assert "revised_plans" in [t.partition(":")[0] for t in eng.contact("conor_hegarty", CONOR_NUMBERED).tags]
+    got = {t.partition(":")[0] for t in eng.contact("niamh_costigan", NIAMH_NUMBERED).tags}
+    assert {"mct_station", "prm"} <= got, got

@@ -160,7 +160,7 @@ def questions_in_context(message: str, context: int = 1) -> list[str]:
         ['(1) the filed MCTs by terminal', '(2) the extra minutes for PRMs?']
     """
     parts = _sentences(message)
-    numbered = len(_ITEM.findall(message)) > 1
+    numbered = _numbered_asks(message)
     if numbered:    # "Specifics please: (1) the filed MCTs ...; (2) how many extra minutes ...; (3) is ...?"
         parts = [item for p in parts for item in _items(p)]
     # a numbered item asks unless a sentence of its own follows it (then it is that sentence's context)
@@ -182,6 +182,24 @@ def questions_in_context(message: str, context: int = 1) -> list[str]:
 
 # a numbered item of a list of asks: "(2) ...", "2) ..."
 _ITEM = re.compile(r"(?:(?<=\s)|^)\(?[1-9]\)\s")
+
+
+_LEAD_IN_ASKS = re.compile(r"\b(?:questions?|ones|please|need|could you|can you|would you|tell me|let me know|"
+                           r"confirm|specifics|details)\b|\?", re.I)
+
+
+def _numbered_asks(message: str) -> bool:
+    """Whether a message lists numbered asks: two numbered items or more, and either an item is a
+    question or the words before the first item ask ("Specifics please:", "Four quick ones:"). A
+    numbered summary of a change ("summary for your review: 1) ... 2) ...") lists statements."""
+    marks = list(_ITEM.finditer(message))
+    if len(marks) < 2:
+        return False
+    lead = message[:marks[0].start()]
+    lead = lead[lead.rfind(".") + 1:]                 # the sentence that introduces the list
+    last = _sentences(message[marks[-1].start():])        # the last item ends with its sentence
+    items = [message[a.start():b.start()] for a, b in zip(marks, marks[1:])] + last[:1]
+    return bool(_LEAD_IN_ASKS.search(lead)) or any("?" in i for i in items)
 
 
 def _items(sentence: str) -> list[str]:
@@ -346,7 +364,7 @@ class SemanticRouter:
             if not chosen and self.sign_off is not None and _SIGN_OFF_ASK.search(asks):
                 chosen = self._sign_off_topic(person, text)
             # a message of questions only is heard whole, unless it numbers them ("(1) ...? (2) ...?")
-            listed = asks != whole or len(_ITEM.findall(text)) > 1
+            listed = asks != whole or _numbered_asks(text)
             several = questions_in_context(text, self.context) if listed else []
             if several:
                 # several questions in one message: each is also heard on its own, as a person reads them

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.helpers_web import chromium, have_browser, serve, wait_for
+from tests.web.helpers_web import chromium, click, have_browser, serve, wait_for
 
 pytest.importorskip("selenium")
 pytestmark = pytest.mark.skipif(not have_browser(), reason="needs Debian's chromium and chromium-driver "
@@ -66,10 +66,11 @@ def test_a_fifteen_minute_idle_episode_in_the_browser(tmp_path, wall_seconds, al
     with serve(app) as url, chromium() as driver:
         eid = _start_tutorial(driver, url)
         app.state.store._episodes[eid].core._started -= 15 * 60      # fifteen minutes of thought
-        driver.find_element(By.CSS_SELECTOR, 'a.file[data-path="docs/desk_handbook.md"]').click()
+        click(driver, 'a.file[data-path="docs/desk_handbook.md"]')     # the file tree re-renders: find it again
         if alive:
             wait_for(driver, lambda d: d.find_element(By.ID, "status-turn").text == "1", what="read_file")
-            assert "/verdict" not in driver.current_url and "desk_handbook" in driver.find_element(By.ID, "output").text
+            assert "/verdict" not in driver.current_url
+            wait_for(driver, lambda d: "desk_handbook" in d.find_element(By.ID, "output").text, what="the file")
         else:
             wait_for(driver, lambda d: "/verdict" in d.current_url, what="the verdict")
             assert "max_wall_seconds" in driver.find_element(By.ID, "verdict").text

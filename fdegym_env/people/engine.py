@@ -378,8 +378,9 @@ class People:
         if not all(t["id"] in done for t in matched) or _norm(message) in {_norm(e) for e in earlier}:
             return matched, gates
         rest = [t for t in person.get("topics") or [] if t["id"] not in done]
-        if not rest:
-            return matched, gates
+        decision = getattr(self.router, "decision_asked", None)
+        if not rest or (decision and decision(message, matched)):
+            return matched, gates           # asked again for their verdict on a proposal: they give it again
         untold = {**person, "topics": rest}
         other, other_gates = self.router.route(untold, message, earlier)
         if not other:

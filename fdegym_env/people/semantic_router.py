@@ -144,7 +144,9 @@ _SIGN_OFF_ASK = re.compile(
     r"|\bmay i\b|\bcan i (?:go|put|switch|ship|turn)\b|\bgo ahead\b|\bput [^?]{0,40}\blive\b|\bgo live\b"
     r"|\bany conditions?\b|\bis (?:this|that|it|\d[\d,.]*) (?:the )?right\b|\bset (?:it )?differently\b"
     r"|\bfor your (?:look|review|ok|okay)\b|\bagree(?:d)? to\b", re.I)
-_SIGN_OFF_TOPIC = re.compile(r"\bsign(?:s|ing)?[- ]?off\b|\bhappy (?:with|for)\b|\bgo[- ]live\b|(?<!auto-)(?<!auto )\bapprov", re.I)
+_SIGN_OFF_TOPIC = re.compile(
+    r"\bsign(?:s|ing)?(?: (?:it|this|that|them))?[- ]?off\b|\bhappy (?:with|for)\b|\bgo[- ]live\b"
+    r"|(?<!auto-)(?<!auto )\bapprov|\bobjects?\b", re.I)
 
 
 def questions_in_context(message: str, context: int = 1) -> list[str]:
@@ -319,6 +321,12 @@ class SemanticRouter:
     def _question_topics(self, person: Person, question: str) -> list[Topic]:
         """The topics that answer one question of a message heard on its own."""
         return list(self.lexical.route(person, question, [])[0]) or self._best_if_answered(person, question, question, question)
+
+    def decision_asked(self, message: str, topics: list[Topic]) -> bool:
+        """Whether ``message`` asks for a decision on a proposal and one of ``topics`` is a sign-off
+        topic: a follow-up that asks for the verdict again gets the verdict, not another topic."""
+        asks = split_message(clean(message))[1]
+        return bool(_SIGN_OFF_ASK.search(asks)) and any(_SIGN_OFF_TOPIC.search(str(t.get("about") or "")) for t in topics)
 
     def _sign_off_topic(self, person: Person, text: str) -> list[Topic]:
         """For a message asking for a decision on a proposal: the person's sign-off topics (their

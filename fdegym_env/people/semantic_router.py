@@ -64,6 +64,10 @@ _REQUEST = re.compile(
     r"(?:i(?:'d| would)? need (?:the|your|a|an|to know|to confirm)\b|please (?:confirm|send|tell|let|share|give|list)\b"
     r"|(?:could|can|would) you (?:confirm|send|tell|share|give|list|let me know)\b|let me know\b|tell me\b"
     r"|i(?:'d| would) (?:like|love) to know\b|i(?:'m| am) looking for (?:the|your)\b)", re.I)
+# A numbered item of a list ("(2) ...", "2) ..."), and words before a list that make its items asks
+_ITEM = re.compile(r"(?:(?<=\s)|^)\(?[1-9]\)\s")
+_LEAD_IN_ASKS = re.compile(r"\b(?:questions?|ones|please|need|could you|can you|would you|tell me|let me know|"
+                           r"confirm|specifics|details)\b|\?", re.I)
 
 
 @functools.lru_cache(maxsize=1)
@@ -149,6 +153,11 @@ _SIGN_OFF_TOPIC = re.compile(
     r"|(?<!auto-)(?<!auto )\bapprov|\bobjects?\b", re.I)
 
 
+def _is_sign_off(topic: Topic) -> bool:
+    """Whether a topic's ``about`` speaks of signing off, approving, objecting or going live."""
+    return bool(_SIGN_OFF_TOPIC.search(str(topic.get("about") or "")))
+
+
 def questions_in_context(message: str, context: int = 1) -> list[str]:
     """The message's questions (as :func:`questions`), each with up to ``context`` statements just before
     it that follow the previous question: "(2) The December extract carries changes dated in January.
@@ -180,14 +189,6 @@ def questions_in_context(message: str, context: int = 1) -> list[str]:
             j -= 1
         out.append(" ".join(before + [p]))
     return out if len(out) > 1 else []
-
-
-# a numbered item of a list of asks: "(2) ...", "2) ..."
-_ITEM = re.compile(r"(?:(?<=\s)|^)\(?[1-9]\)\s")
-
-
-_LEAD_IN_ASKS = re.compile(r"\b(?:questions?|ones|please|need|could you|can you|would you|tell me|let me know|"
-                           r"confirm|specifics|details)\b|\?", re.I)
 
 
 def _numbered_asks(message: str) -> bool:
@@ -239,6 +240,8 @@ class SemanticRouter:
         sign_off: a message asking for a decision on a proposal ("may I put it live?") that nothing
             else answered gets the person's sign-off topic scoring at least this, and at most
             ``sign_off_gap`` below the person's best topic; ``None``: off.
+        context: how many statements just before a question of a message asking several are heard
+            with it (:func:`questions_in_context`).
         hybrid: the weight of the (capped, scaled) lexical score in the combined score.
         question_weight: how much the questions weigh against the whole message in the cosine.
         **lexical_kwargs: settings of the inner :class:`LexicalRouter` (e.g. ``min_about``).
@@ -326,7 +329,7 @@ class SemanticRouter:
         """Whether ``message`` asks for a decision on a proposal and one of ``topics`` is a sign-off
         topic: a follow-up that asks for the verdict again gets the verdict, not another topic."""
         asks = split_message(clean(message))[1]
-        return bool(_SIGN_OFF_ASK.search(asks)) and any(_SIGN_OFF_TOPIC.search(str(t.get("about") or "")) for t in topics)
+        return bool(_SIGN_OFF_ASK.search(asks)) and any(_is_sign_off(t) for t in topics)
 
     def _sign_off_topic(self, person: Person, text: str) -> list[Topic]:
         """For a message asking for a decision on a proposal: the person's sign-off topics (their
@@ -334,7 +337,7 @@ class SemanticRouter:
         score reaches ``sign_off`` within ``sign_off_gap`` of the person's best topic, best first, at
         most two (a proposal in several parts). A long proposal matches many topics a little; what it
         asks is a decision."""
-        own = [t for t in person.get("topics") or [] if _SIGN_OFF_TOPIC.search(str(t.get("about") or ""))]
+        own = [t for t in person.get("topics") or [] if _is_sign_off(t)]
         if not own or self.sign_off is None:
             return []
         scores = self.scores(person, text)
@@ -369,7 +372,7 @@ class SemanticRouter:
                     chosen = [max(quoted, key=lambda t: scores[t["id"]])]
             if not chosen:
                 chosen = self._best_if_answered(person, text, whole, asks)
-            if not chosen and self.sign_off is not None and _SIGN_OFF_ASK.search(asks):
+            if not chosen and _SIGN_OFF_ASK.search(asks):
                 chosen = self._sign_off_topic(person, text)
             # a message of questions only is heard whole, unless it numbers them ("(1) ...? (2) ...?")
             listed = asks != whole or _numbered_asks(text)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tasks.people_of import people_of
+from tests.tasks.people_of import people_of, played_and_base, told
 
 CASES = [
     # (task, variant played, person, message as sent, topic that answers it)
@@ -25,11 +25,11 @@ CASES = [
 
 
 @pytest.mark.parametrize(("task_id", "variant", "person", "message", "topic"),
-                         [c for c in CASES] + [(c[0], "base") + c[2:] for c in CASES],
+                         played_and_base(CASES),
                          ids=lambda v: v if isinstance(v, str) and len(v) < 30 else None)
 def test_the_message_gets_the_topic_that_answers_it(task_id, variant, person, message, topic):
     res = people_of(task_id, variant).contact(person, message)
-    assert topic in [t.partition(":")[0] for t in res.tags], (res.tags, res.reply)
+    assert topic in told(res), (res.tags, res.reply)
     assert "don't have that detail" not in res.reply
 
 
@@ -49,7 +49,7 @@ def test_francesca_asked_which_lines_are_woven_answers_in_her_area():
     eng = people_of("returns_desk", "sample:7630")
     assert "brand_sizing" in eng.contact("francesca_lowe", 'Hi Francesca - Solveig Studio dresses and tailoring are ~130 of our 463 returns since 9 Feb, almost all too_small ("I am a 12 in everything, EU 40 Solveig too small"). size_charts.json has Solveig at EU offset 28 (EU 38 = UK 10), outerwear 26, source "supplier spec SS25". What does Solveig SS26 spec sheet actually say the EU label to UK size is for dresses/tailoring (and knitwear/jersey/outerwear)? I would like to correct the chart offsets.').tags
     res = eng.contact("francesca_lowe", 'Thanks - very clear. To key it right: which Solveig categories count as woven (dresses, tailoring - anything else?), should knitwear and jersey stay on 28, and is the outerwear override of 26 correct?')
-    assert {"knit_lines", "category_overrides"} & {t.partition(":")[0] for t in res.tags}, (res.tags, res.reply)
+    assert {"knit_lines", "category_overrides"} & set(told(res)), (res.tags, res.reply)
     assert "Shaun" not in res.reply
 
 
@@ -64,8 +64,8 @@ def test_a_numbered_list_is_heard_question_by_question_with_its_context(variant)
     are. Hana answered (1) only: her (1) is two sentences, so (4) was the fifth question, past the four
     heard one by one. Each question is now heard with the statement before it, and all are heard."""
     eng = people_of("billing_dispute", variant)
-    assert {"plan_change_code", "extract_cutoff"} <= {t.partition(":")[0] for t in eng.contact("tomasz_wren", TOMASZ_NUMBERED).tags}
-    assert {"proration_policy", "credit_vs_reissue"} <= {t.partition(":")[0] for t in eng.contact("hana_kobayashi", HANA_NUMBERED).tags}
+    assert {"plan_change_code", "extract_cutoff"} <= set(told(eng.contact("tomasz_wren", TOMASZ_NUMBERED)))
+    assert {"proration_policy", "credit_vs_reissue"} <= set(told(eng.contact("hana_kobayashi", HANA_NUMBERED)))
 
 
 MARISOL_WHEN = 'Hi Marisol - looking at the LendCompass self-employed declines. Since LendCompass moved to API v3 (form LC-API-v3), all 56 self-employed apps in the Feb extract were declined; income_amount on them looks like a MONTHLY net profit (e.g. BCB-2602194 14077 = ~168,900/yr Sched C) and 11 arrive as text like "USD 5,097.00" / "6173.00USD" which the engine reads as $0. Questions: (1) Do you have the LendCompass v3 field spec - is netBusinessIncome in v3 monthly net profit, and are grossAnnualIncome (employed/retired) still annual in v3? (2) Is the currency-suffixed text format expected from v3? (3) Did anything else change in v3 or in OLA 2.0 mapping that you know of? (4) When did v3 go live?'
@@ -76,7 +76,7 @@ def test_a_date_the_answer_gives_is_not_hedged_because_the_question_names_its_mo
     Marisol opened "I couldn't give you the exact date offhand" and then said "on Feb 2" twice: the answer's
     "Feb 2" was read as the month the question already named."""
     res = people_of("loan_prequal", "sample:1491").contact("marisol_vega", MARISOL_WHEN)
-    assert "lendcompass_v3" in [t.partition(":")[0] for t in res.tags], res.tags
+    assert "lendcompass_v3" in told(res), res.tags
     assert "Feb 2" in res.reply and "exact date" not in res.reply, res.reply
 
 
@@ -91,8 +91,8 @@ def test_numbered_asks_are_heard_one_by_one(variant):
     asks in one sentence ("(1) the filed DUB MCTs ...; (2) how many extra minutes ...; (3) is cap minus booked
     ...?") and answered only the wheelchair minutes."""
     eng = people_of("irrops_rebook", variant)
-    assert "revised_plans" in [t.partition(":")[0] for t in eng.contact("conor_hegarty", CONOR_NUMBERED).tags]
-    got = {t.partition(":")[0] for t in eng.contact("niamh_costigan", NIAMH_NUMBERED).tags}
+    assert "revised_plans" in told(eng.contact("conor_hegarty", CONOR_NUMBERED))
+    got = set(told(eng.contact("niamh_costigan", NIAMH_NUMBERED)))
     assert {"mct_station", "prm"} <= got, got
 
 
@@ -107,5 +107,5 @@ def test_the_reviewer_sent_the_diff_she_asked_for_gives_her_verdict(variant):
     follow-up went to another of her topics. She now gives her verdict, again if need be."""
     eng = people_of("helpdesk_tutorial", variant)
     replies = [eng.contact(to, m) for to, m in PRIYA_THREAD]
-    assert "diff_review" in [t.partition(":")[0] for t in replies[-1].tags], replies[-1].tags
+    assert "diff_review" in told(replies[-1]), replies[-1].tags
     assert "No objection" in replies[-1].reply and "don't have that detail" not in replies[-1].reply

@@ -316,6 +316,8 @@ class People:
             stalls = t.get("stall", [])
             until = t.get("available_at")
             past = bool(until and self.has_clock and now >= parse_time(until))
+            # ``available_after_hours: 0`` (a variant where the person is not away): nothing to wait for
+            past = past or (not until and "available_after_hours" in t and not float(t["available_after_hours"] or 0))
             if self.stalled.get(key, 0) < len(stalls) and not past:
                 parts.append(stalls[self.stalled.get(key, 0)])
                 self.stalled[key] = self.stalled.get(key, 0) + 1

@@ -67,3 +67,14 @@ def test_claims_fasttrack_aileen_is_back_on_tuesday_for_every_topic():
         early.wait(24)                               # Tuesday 08:30, the hearing is over
         assert _ask(early, "aileen_park", ACK) == ["ack_rule"], variant
         assert _ask(early, "aileen_park", AUTHORITY) == ["authority"], variant   # first asked now: no Monday auto-reply
+
+
+def test_zero_hours_away_means_not_away():
+    """A variant that sets ``available_after_hours`` to 0 (the tutorial's ``bev_back_h: 0``) has the person
+    in the office: the out-of-office stall is never sent."""
+    spec = _spec("available_after_hours", 0)
+    eng = People(spec, make_router("lexical", spec["people"]))
+    assert _ask(eng, "ann", "what is the acknowledgement rule?") == ["rule"]
+    away = _spec("available_after_hours", 48)
+    eng = People(away, make_router("lexical", away["people"]))
+    assert _ask(eng, "ann", "what is the acknowledgement rule?") == ["rule:stalled", "auto_reply"]

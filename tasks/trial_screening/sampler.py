@@ -18,6 +18,6 @@ STRUCTURES = ["amend_glucose", "late_activation", "ifcc_hba1c", "monitor_away"]
 
 def sample(rng: random.Random) -> dict:
     name = rng.choice(STRUCTURES)
-    params = CTX.params(name, world_seed=rng.randrange(1, 1_000_000), visits_per_week=rng.randint(36, 44),
-                        creat_band=round(rng.uniform(0.13, 0.17), 3), retest_share=round(rng.uniform(0.11, 0.14), 3))
+    params = CTX.params(name, world_seed=rng.randrange(1, 1_000_000), visits_per_week=rng.randint(74, 86),
+                        creat_band=round(rng.uniform(0.2, 0.24), 3), retest_share=round(rng.uniform(0.13, 0.15), 3))
     return {"angle": CTX.angle(name), "params": params, "right_here": []}

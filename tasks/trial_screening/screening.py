@@ -85,7 +85,7 @@ UNIT_SPELL = {"umol/L": ["umol/L", "µmol/L", "umol/l", "UMOL/L"], "mmol/L": ["m
 
 def _draw_true(rng: random.Random, creat_band: float) -> dict:
     hb = round(rng.choices([rng.uniform(6.0, 6.9), rng.uniform(7.1, 10.4), rng.uniform(10.6, 12.0)], [10, 80, 10])[0], 1)
-    glu = round(rng.choices([rng.uniform(110, 236), rng.uniform(244, 266), rng.uniform(275, 330)], [72, 16, 12])[0])
+    glu = round(rng.choices([rng.uniform(110, 236), rng.uniform(244, 266), rng.uniform(275, 330)], [66, 22, 12])[0])
     creat = round(rng.choices([rng.uniform(0.6, 1.45), rng.uniform(1.55, 1.75), rng.uniform(1.85, 2.6)],
                               [1 - creat_band - 0.08, creat_band, 0.08])[0], 2)
     return {"HBA1C": hb, "GLU": float(glu), "CREAT": creat}
@@ -121,7 +121,8 @@ def patients(rng: random.Random, params: dict, start: date, days: int, n: int, f
         day = rng.choice(weekdays)
         true = _draw_true(rng, float(params["creat_band"]))
         results, k = [], 0
-        retest = rng.random() < float(params["retest_share"])
+        share = float(params["retest_share"])
+        retest = int((i + 1) * share) > int(i * share)          # an even share of visits, not a coin per visit
         redo = rng.choice(["GLU", "CREAT", "HBA1C"]) if retest else None
         for a in ("HBA1C", "GLU", "CREAT"):
             draws = [(_off_limit(a, true[a]), day), (true[a], day + timedelta(days=rng.randint(3, 9)))] \

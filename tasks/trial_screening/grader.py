@@ -1,7 +1,7 @@
 """Grader for trial_screening: replay four weeks of screening visits through the delivered screener.
 
 kpi (maximize, points per week) = (randomised eligible patients - 0.3 per screen failure - PI
-reviews at 0.1 each, 40% of the eligible ones lost to the week's wait) / weeks (screening.value).
+reviews at 0.1 each, half the eligible ones lost to the week's wait) / weeks (screening.value).
 Incident: an ineligible patient marked eligible (randomised against the protocol in force on the
 screening date). One entry-point call per weekly batch.
 """

@@ -27,7 +27,7 @@ def to_si(analyte: str, value: float) -> float:
 SI_UNIT = {"CREAT": "umol/L", "GLU": "mmol/L", "HBA1C": "mmol/mol"}
 CONV_UNIT = {"CREAT": "mg/dL", "GLU": "mg/dL", "HBA1C": "%"}
 DECISIONS = ("eligible", "screen_fail", "pi_review")
-ENROL, SCREEN_FAIL_COST, REVIEW_COST, REVIEW_DROP = 1.0, 0.3, 0.1, 0.4
+ENROL, SCREEN_FAIL_COST, REVIEW_COST, REVIEW_DROP = 1.0, 0.3, 0.1, 0.5
 
 
 def limits(params: dict, screened: str) -> dict:
@@ -63,7 +63,7 @@ def truly_eligible(p: dict, params: dict) -> bool:
 
 def value(p: dict, decision: str) -> float:
     """Points one screening decision earns: a randomised eligible patient 1, a screen failure -0.3,
-    a PI review 0.1 of the PI's time and a week's wait (40% of eligible patients lost to it)."""
+    a PI review 0.1 of the PI's time and a week's wait (half the eligible patients lost to it)."""
     ok = p["_eligible"]
     if decision == "eligible":
         return ENROL if ok else 0.0                   # an ineligible enrolment is an incident
@@ -153,16 +153,16 @@ def public(p: dict) -> dict:
 def legacy_decision(p: dict) -> tuple[str, str]:
     """What the screener as found decides (first result per analyte, values as filed): used for the
     decisions in the workspace's history."""
+    failed = []
     if not 18 <= p["age"] <= 75:
-        return "screen_fail", "I1 age"
+        failed.append("I1 age")
     if not 25.0 <= p["bmi"] <= 45.0:
-        return "screen_fail", "I3 BMI"
+        failed.append("I3 BMI")
     if p["insulin_90d"]:
-        return "screen_fail", "E1 insulin within 90 days"
+        failed.append("E1 insulin within 90 days")
     first: dict = {}
     for r in p["labs"]:
         first.setdefault(r["analyte"], float(r["value"]))
-    failed = []
     if not 7.0 <= first["HBA1C"] <= 10.5:
         failed.append(f"I2 HBA1C {first['HBA1C']:g} {'<' if first['HBA1C'] < 7 else '>'} {7 if first['HBA1C'] < 7 else 10.5:g}")
     if first["GLU"] > 270:

@@ -45,7 +45,7 @@ def shadow(params: dict, day: int) -> dict:
 CRC = ["TM", "JF", "tm", "BS", "J. Ferraro", "TM"]
 NOTES = {
     "niagara_referral": ["referral from Dr Bianchi (Welland)", "pt drove from St. Catharines, {m} min",
-                         "Niagara pt - creat flagged again??", "ref. Dr Okafor-Lund, Fort Erie",
+                         "Niagara pt - creat flagged again??", "ref. Dr Petrakis, Fort Erie",
                          "pt says kidneys fine, PCP checked in {mon}", "Niagara HIE results, no fax",
                          "pt asked about parking reimbursement", "Welland FHT referral", ""],
     "scmc_endo": ["", "", "from Dr Haas endo clinic", "pt keen, wants in", "endo f/u {mon}", "spouse also interested",

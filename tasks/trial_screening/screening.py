@@ -94,7 +94,7 @@ def _draw_true(rng: random.Random, creat_band: float) -> dict:
 def _report(analyte: str, true: float, lab: str, params: dict, rng: random.Random) -> tuple[float, str]:
     si = lab == "niagara" and analyte in params["si_analytes"]
     if not si:
-        v = round(true, 2 if analyte == "CREAT" else (1 if analyte == "HBA1C" else 0))
+        v = round(true, 2) if analyte == "CREAT" else (round(true, 1) if analyte == "HBA1C" else round(true))
         return v, rng.choice(UNIT_SPELL[CONV_UNIT[analyte]])
     v = to_si(analyte, true)
     v = round(v) if analyte in ("CREAT", "HBA1C") else round(v, 1)
@@ -139,9 +139,12 @@ def patients(rng: random.Random, params: dict, start: date, days: int, n: int, f
                                                                       [95, 5])[0], 1),
                     "insulin_90d": insulin, "labs": results, "_true": true, "_u": rng.random(), "_lab": lab,
                     "_retest": redo})
-    for p in out:
-        p["_eligible"] = truly_eligible(p, params)
     out.sort(key=lambda p: (p["screening_date"], p["screening_id"]))
+    for k, p in enumerate(out):              # screening numbers are issued in visit order
+        p["screening_id"] = f"SCR-{first + k:04d}"
+        for j, r in enumerate(p["labs"]):
+            r["accession"] = f"{r['accession'][:2]}{first + k:06d}{j + 1}"
+        p["_eligible"] = truly_eligible(p, params)
     return out
 
 

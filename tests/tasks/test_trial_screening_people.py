@@ -18,7 +18,7 @@ def test_the_monitor_answers_the_date_only_for_a_named_participant():
     ppl = people_of("trial_screening")
     r = ppl.contact("lars_engebretsen", ASK_DATE)
     assert "amendment_effective" in told(r) and "F_amendment" not in r.facts and "SCR" in r.reply
-    r = ppl.contact("lars_engebretsen", "SCR-1741 was screened with creatinine 1.62 mg/dL. " + ASK_DATE)
+    r = ppl.contact("lars_engebretsen", "SCR-1510 was screened with creatinine 1.62 mg/dL. " + ASK_DATE)
     assert "F_amendment" in r.facts and "2026-11-09" in r.reply and "v3.0" in r.reply
 
 

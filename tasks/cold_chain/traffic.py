@@ -13,7 +13,7 @@ from . import coldchain
 
 DEV_START = date(2026, 7, 20)          # the week before the engagement: Mon 20 - Fri 24 July
 HELD_OUT_START = date(2026, 8, 3)      # a fortnight of working days from Mon 3 August
-SHADOW_START = date(2026, 7, 28)
+SHADOW_START = date(2026, 7, 27)          # trial day 1 is the first day of the engagement
 
 
 def _working_days(start: date, n: int) -> list[date]:
@@ -96,4 +96,4 @@ def held_out(params: dict, seed: int) -> dict:
 
 
 def shadow(params: dict, day: int) -> dict:
-    return {"days": _days(params, "shadow", day, SHADOW_START + timedelta(days=day), 1)}
+    return {"days": _days(params, "shadow", day, SHADOW_START + timedelta(days=day - 1), 1)}

@@ -79,6 +79,22 @@ def _register(rng: random.Random, days: list[dict], params: dict) -> str:
     return "\n".join(rows) + "\n"
 
 
+def _handheld_log(rng: random.Random, day: dict) -> str:
+    """The handhelds' log for one day as coldwatch saw it: a line per drop check, some Bluetooth noise."""
+    lines = []
+    for x in day["loads"]:
+        lo, hi = _as_found_range(x["product_code"])
+        bad = [t for t in x["temps"] if t > hi or (lo is not None and t < lo)]
+        minute = (len(x["temps"]) - 1) * x["interval_min"] + 330 + rng.randint(0, 1)
+        stamp = f"{day['date']} {minute // 60:02d}:{minute % 60:02d}:{rng.randint(0, 59):02d}"
+        shown = (None if lo is None else float(lo), float(hi))          # as coldwatch reads the master
+        verdict = (f"QUARANTINE {len(bad)} reading(s) outside {shown[0]}-{shown[1]} C, worst {max(bad)}" if bad else "RELEASE")
+        lines.append(f"{stamp} {x['van']} drop={x['drop_seq']:02d} {x['product_code']} {x['load_id']} {verdict}")
+        if rng.random() < 0.03:
+            lines.append(f"{stamp} {x['van']} WARN logger {x['logger']} BT link dropped, {rng.randint(2, 9)} readings backfilled")
+    return "\n".join(sorted(lines)) + "\n"
+
+
 def dev(params: dict, out: Path) -> None:
     """data/logger_traces/<date>.jsonl: what coldwatch was sent each day of the week before; and
     data/quarantine_register.csv: what it held back, with the QP's outcome."""
@@ -88,6 +104,10 @@ def dev(params: dict, out: Path) -> None:
     for d in days:
         (folder / f"{d['date']}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in d["loads"]), encoding="utf-8")
     reg = _register(random.Random(f"register:{params['world_seed']}"), days, params)
+    logs = Path(out) / "data" / "logs"
+    logs.mkdir(exist_ok=True)
+    for d in days[-2:]:
+        (logs / f"handheld_{d['date']}.log").write_text(_handheld_log(random.Random(f"log:{d['date']}"), d), encoding="utf-8")
     (Path(out) / "data" / "quarantine_register.csv").write_text(reg, encoding="utf-8")
 
 

@@ -1,0 +1,1 @@
+"""coldwatch: Calder Vale's van temperature monitoring (release / quarantine at the drop)."""

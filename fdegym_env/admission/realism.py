@@ -63,6 +63,8 @@ _UNREACHABLE = re.compile(
     r"is away|are away|on leave|out of (the )?office|must not be contacted|must never be contacted|"
     r"do not contact|don't contact|never contact|not to be contacted|off[- ]limits|unreachable|has retired)\b",
     re.IGNORECASE)
+# "... deputises when she is away": a condition, which says nothing of anyone being away now
+_CONDITION = re.compile(r"\b(when|whenever|while|if|in case|should)\s+(\w+\s+){0,2}$", re.IGNORECASE)
 _ASK = r"\b(ask|talk to|speak to|contact|check with|call|email)\s+{name}\b"
 
 
@@ -358,7 +360,7 @@ def reachability(briefs: dict[str, str], people: list[dict[str, Any]]) -> list[s
                 if not any(re.search(r"\b" + n, s) for n in names):
                     continue
                 m = _UNREACHABLE.search(s)
-                if m and _near(s, names, m.start()):
+                if m and _near(s, names, m.start()) and not _CONDITION.search(s[:m.start()]):
                     said_gone.append((level, s.strip()))
                 if _unreachable_in_directory(person) and any(
                         re.search(_ASK.format(name=n), s, re.IGNORECASE) for n in names):

@@ -135,6 +135,15 @@ def test_brief_saying_someone_left_who_is_listed_reachable_fails(tiny):
     assert _failing(Task.load(tiny)) == []
 
 
+def test_a_deputy_for_when_someone_is_away_is_not_said_to_be_away(tiny):
+    brief = tiny / "briefs" / "L1.md"
+    brief.write_text(brief.read_text(encoding="utf-8") + "\nCee Eo owns the rule (Olu Ops deputises when she is away).\n",
+                     encoding="utf-8")
+    assert _failing(Task.load(tiny)) == []
+    brief.write_text(brief.read_text(encoding="utf-8") + "\nOlu Ops is away this week.\n", encoding="utf-8")
+    assert _failing(Task.load(tiny))
+
+
 def test_brief_sending_the_agent_to_an_off_limits_person_fails(tiny):
     brief = tiny / "briefs" / "L0.md"
     brief.write_text(brief.read_text(encoding="utf-8") + "\nIf unsure, ask Cee Eo.\n", encoding="utf-8")

@@ -22,6 +22,7 @@ SKELETON_SHARE = 0.25        # the Christmas rota: a quarter of the officers in,
 DUE_WD = 5                   # the officers' list: cases due within the next week
 SCREEN_WD = 2                # conservation screens its new cases within two days and sends back what is
                              # in no area (to the technicians if small, else to the officers)
+HORIZON_DAYS = 200           # a case no list ever reaches is still open this long after go-live
 REFERRAL_WD = 1              # a case passed between queues joins the other queue the next working day
 
 
@@ -143,8 +144,8 @@ def simulate(apps: list[dict], truths: dict, routes: dict, params: dict, first: 
         else:
             officer.add(start, key, aid)
         out[aid] = res
-    today = first
-    while officer.waiting or cons.waiting:
+    today, last = first, first + timedelta(days=HORIZON_DAYS)
+    while (officer.waiting or cons.waiting) and today <= last:
         if is_working(today):
             for aid in officer.take(today):
                 if out[aid]["heritage"]:               # the officer consults conservation first
@@ -160,6 +161,8 @@ def simulate(apps: list[dict], truths: dict, routes: dict, params: dict, first: 
     for a in apps:
         r = out[a["app_id"]]
         r["deadline"] = deadline(a, params)
+        if r["decided"] is None:                      # never reached the top of a list: it lapsed
+            r["decided"] = max(last, r["deadline"]) + timedelta(days=1)
         r["notice"] = r["decide_by"] is not None and r["decide_by"] < r["deadline"] and r["decided"] > r["decide_by"]
         r["deemed"] = r["decided"] > r["deadline"] or r["notice"]
         stop = min(r["deadline"], r["decide_by"]) if r["notice"] else r["deadline"]

@@ -50,8 +50,10 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     if appeals:
         lines.append(f"Joanne: {len(appeals)} of the auto-issued permits had drawings my technicians would have sent "
                      f"back - those end up as appeals: {_named(appeals)}.")
-    late = [a for a, r in res.items() if not r["deemed"] and r["decided"] and r["decided"] > permits.day(apps[a]["validated_on"])
-            and r["route"] == "officer" and permits.wd_between(permits.day(apps[a]["received_on"]), r["decided"]) > 10]
-    lines.append(f"Alistair: mean {sum(r['days'] for r in res.values()) / max(len(res), 1):.1f} working days from receipt to decision on this pile; "
-                 f"{len(late)} officer case(s) took over 10.")
+    start = permits.day(traffic["start"])
+    new = [r["days"] for a, r in res.items() if permits.day(apps[a]["validated_on"]) >= start]
+    pile = [r["days"] for a, r in res.items() if permits.day(apps[a]["validated_on"]) < start]
+    lines.append(f"Alistair: the week's {len(new)} new applications took {sum(new) / max(len(new), 1):.1f} working days "
+                 f"from receipt to decision on average; the {len(pile)} cases already open, "
+                 f"{sum(pile) / max(len(pile), 1):.1f}.")
     return {"feedback": "\n".join(lines), "facts": [], "topics": [], "stats": dict(det), "extra_cost": 0.0}

@@ -128,7 +128,7 @@ def test_joanne_wants_evidence_before_she_names_the_field():
 def test_raj_checks_the_amendment_and_writes_back():
     people = people_of("permit_triage", "scheme_amended")
     r = people.contact("rajesh_mistry", "Has the scheme been amended for householder applications?")
-    assert "commencement order" in r.reply and not r.facts
+    assert "register of scheme orders" in r.reply and not r.facts
     people.wait(5)
     msgs = people.read_inbox()
     assert any(m["from"] == "rajesh_mistry" and "1 December" in m["text"] for m in msgs)

@@ -380,7 +380,10 @@ class SemanticRouter:
             if several:
                 # several questions in one message: each is also heard on its own, as a person reads them
                 for q in several[:MAX_QUESTIONS]:
-                    for t in self._question_topics(person, q):
+                    # a question asking for a decision on the proposal the message sets out: the sign-off topic
+                    heard = self._question_topics(person, q) or (
+                        self._sign_off_topic(person, text) if _SIGN_OFF_ASK.search(q) else [])
+                    for t in heard:
                         if t not in chosen:
                             chosen.append(t)
         chosen = chosen[:MAX_TOPICS_PER_MESSAGE + 2]

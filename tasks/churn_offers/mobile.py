@@ -14,8 +14,8 @@ import math
 import random
 from datetime import date, timedelta
 
-REGIONS = {"London": 14, "South East": 13, "South West": 10, "Wales": 22, "Midlands": 14, "North West": 11,
-           "North East": 12, "Yorkshire": 8, "Scotland": 14}
+REGIONS = {"London": 14, "South East": 13, "South West": 10, "Wales": 22, "Midlands": 18, "North West": 11,
+           "North East": 16, "Yorkshire": 8, "Scotland": 18}
 PLANS = [("SIM Only 12GB", 10.0, 12), ("SIM Only 40GB", 14.0, 12), ("SIM Only Unlimited", 22.0, 24),
          ("Unlimited + Galaxy S24", 46.0, 24), ("Unlimited + iPhone 15", 52.0, 36), ("30GB + Pixel 8a", 31.0, 24),
          ("Essentials 6GB", 8.0, 1), ("Family Unlimited x3", 58.0, 24)]

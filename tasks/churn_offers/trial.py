@@ -40,7 +40,7 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     if breach["disclosure"]:
         lines.append(f"Adaeze: {len(breach['disclosure'])} offer text(s) I could not approve as worded, "
                      f"e.g. {_named(breach['disclosure'])}.")
-    heavy = [x["acc"]["account_id"] for x in offered if x["p"] < 0.15]
+    heavy = [x["acc"]["account_id"] for x in offered if x["p"] < 0.25]
     if heavy:
         lines.append(f"Leanne (save desk): going by last week, {len(heavy)} of these would go to customers who'd ring "
                      f"up puzzled - 'I'm not going anywhere' - e.g. {_named(heavy)}.")

@@ -67,6 +67,13 @@ def seen_share(run: date, drop: date, lo: int, hi: int) -> float:
     return (drop - start).days / (hi - lo)
 
 
+def _as_typed(rng: random.Random, region: str) -> str:
+    """The region as the CRM holds it: mostly clean, some rows from the 2025 migration upper-cased,
+    lower-cased or with a trailing space."""
+    u = rng.random()
+    return region.upper() if u < 0.05 else region.lower() if u < 0.08 else region + " " if u < 0.1 else region
+
+
 def accounts(rng: random.Random, params: dict, run: date, n: int, first: int) -> tuple[list[dict], dict]:
     """One weekly campaign run's scored base: what the feed shows, and the truth by account."""
     regions, weights = list(REGIONS), list(REGIONS.values())
@@ -86,7 +93,7 @@ def accounts(rng: random.Random, params: dict, run: date, n: int, first: int) ->
         pac = "Y" if rng.random() < (0.25 if decliner else 0.08) else "N"
         care = rng.choices([0, 1, 2, 3, 4, 6], [52, 22, 12, 7, 4, 3])[0]
         consent = rng.choices(["Y", "y", "Yes", "N", "n", "No", ""], [58, 4, 6, 18, 2, 5, 7])[0]
-        acc = {"account_id": f"BM-{first + i:07d}", "region": region, "plan": plan, "monthly_fee": fee,
+        acc = {"account_id": f"BM-{first + i:07d}", "region": _as_typed(rng, region), "plan": plan, "monthly_fee": fee,
                "min_term_end": iso(end), "mkt_consent": consent, "pac_requested": pac,
                "care_contacts_90d": care, "tenure_months": max(1, (run - started).days // 30)}
         s30, sprev = 1.0, 1.0

@@ -76,7 +76,7 @@ def _campaign_log(rng: random.Random, params: dict) -> str:
         offers = 0
         for a in accs:
             p, offer = _legacy(a, run)
-            by.setdefault(a["region"], []).append(p >= 0.5)
+            by.setdefault(" ".join(a["region"].split()).title(), []).append(p >= 0.5)
             offers += bool(offer)
         scored = 412_000 + rng.randint(-3000, 3000) + 350 * k
         flagged = sum(sum(v) for v in by.values()) / len(accs)

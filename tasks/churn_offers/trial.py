@@ -18,13 +18,18 @@ def _named(ids: list[str]) -> str:
     return ", ".join(ids[:SHOWN]) + (f" ({SHOWN} of {len(ids)} shown)" if len(ids) > SHOWN else "")
 
 
+def _region(row: dict) -> str:
+    """The region as Rhian's dashboard groups it (the CRM's spellings folded together)."""
+    return " ".join(row["acc"]["region"].split()).title()
+
+
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     out = evaluation.evaluate_on(deploy, grader.evaluate, params, traffic)
     rows = out["_rows"]
     det = out["details"]
     offered = [x for x in rows if x["pct"]]
-    by_region = Counter(x["acc"]["region"] for x in offered)
-    base_region = Counter(x["acc"]["region"] for x in rows)
+    by_region = Counter(_region(x) for x in offered)
+    base_region = Counter(_region(x) for x in rows)
     ranked = sorted(base_region, key=lambda r: -by_region[r] / base_region[r])
     lines = [f"Shadow run (trial day {day}), this Monday's scored base through your build: {det['accounts']} accounts, "
              f"{det['save10']} would get 10%, {det['save20']} would get 20%.",

@@ -133,3 +133,29 @@ def test_stale_region_scores_are_inflated_and_imputation_removes_it():
     seen = MOBILE.risk(a, run, a["data_gb_30d"], a["data_gb_prev_30d"])
     imputed = MOBILE.risk(a, run, 1.0, 1.0)
     assert seen > 0.5 > imputed
+
+
+# ---------------------------------------------------------------- the CRM's region spellings (subtle held-out case)
+def test_held_out_regions_come_in_the_crms_spellings():
+    traffic = TASK.module("traffic").held_out(BASE, TASK.held_out_seed)
+    spelt = {a["region"] for r in traffic["runs"] for a in r["accounts"] if a["region"].strip().casefold() == "wales"}
+    assert {"Wales", "WALES", "wales", "Wales "} <= spelt
+
+
+@pytest.mark.parametrize("region", ["Wales", "WALES", "wales", "Wales "])
+def test_reference_imputes_every_spelling_of_the_stale_region(tmp_path, region):
+    import importlib.util
+    import shutil
+
+    from fdegym_env.core.workspace import world_snapshot
+    from fdegym_env.grading.grade import apply_solution
+    ws = tmp_path / "ws"
+    shutil.copytree(world_snapshot(TASK, TASK.variant("base")), ws)
+    apply_solution(TASK, "reference", ws, BASE)
+    path = ws / "system" / "campaign" / "churn_model.py"
+    spec = importlib.util.spec_from_file_location(f"churn_model_{abs(hash(region))}", path)
+    model = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(model)
+    a = dict(acc(), region=region, data_gb_30d=0.2, data_gb_prev_30d=6.0)
+    assert model.features(a, MOBILE.date(2026, 12, 14), ["Wales"])["decline"] == 0.0
+    assert model.features(dict(a, region="London"), MOBILE.date(2026, 12, 14), ["Wales"])["decline"] > 0.9

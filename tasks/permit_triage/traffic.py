@@ -261,6 +261,7 @@ def dev(params: dict, out: Path) -> None:
                    route TEXT, decide_by TEXT, status TEXT, decided_on TEXT, decision TEXT, officer TEXT, note TEXT)""")
     log = io.StringIO()
     by_day: dict[date, list] = {}
+    cases: list[dict] = []
     for row in rows:
         app = row["app"]
         v = permits.day(app["validated_on"])
@@ -279,6 +280,8 @@ def dev(params: dict, out: Path) -> None:
                 decision = "REFUSED"
         del dl
         consent = app.get("neighbour_consent")
+        cases.append({"app_id": app["app_id"], "route": row["route"], "status": status, "decided": decided,
+                      "description": app["description"]})
         con.execute("INSERT INTO cases VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (app["app_id"], app["received_on"], app["validated_on"], app["applicant_type"], app["channel"],
                      app["work_type"], app["description"], app["site_address"], app["street"], app.get("floor_area"),
@@ -296,23 +299,39 @@ def dev(params: dict, out: Path) -> None:
     (out / "logs" / "triage.log").write_text(log.getvalue(), encoding="utf-8")
     recent = [r["app"] for r in rows if permits.day(r["app"]["validated_on"]) >= date(2026, 12, 1)][:12]
     (out / "data" / "sample_applications.json").write_text(json.dumps(recent, indent=1) + "\n", encoding="utf-8")
-    _appeals(rng, out)
+    _appeals(out, cases)
     _tickets(out)
 
 
-def _appeals(rng: random.Random, out: Path) -> None:
+def _appeals(out: Path, cases: list[dict]) -> None:
+    """Appeals this year; those lodged since August cite a case in the caseload that fits them (its
+    route and status, decided before the appeal was lodged)."""
+    def case(route: str, status: str, before: str, word: str = "") -> dict:
+        fits = [c for c in cases if c["route"] == route and c["status"] == status and (c["decided"] or "9") < before]
+        return next((c for c in reversed(fits) if word in c["description"].lower()), fits[-1])
+    porch = case("officer", "DECIDED", "2026-08-26", "porch")
+    pool = sorted((c for c in cases if c["status"] == "DEEMED"), key=lambda c: c["decided"])
+    deemed = []                                             # three appeals, three different deemed cases
+    for lodged in ("2026-10-29", "2026-11-19", "2026-11-30"):
+        fits = [c for c in pool if c["decided"] < lodged and c not in deemed]
+        deemed.append(fits[-1] if fits else next(c for c in pool if c not in deemed))
     rows = [("appeal_ref", "lodged", "app_id", "appellant", "grounds", "route_at_decision", "outcome"),
             ("APL/26/003", "2026-02-10", "MW/25/11872", "neighbour", "garden room 4.6m high - plans said 3.5", "auto_issue (pilot error)", "upheld - permit revoked"),
             ("APL/26/007", "2026-03-23", "MW/26/00211", "applicant", "refusal of side ext", "officer", "dismissed"),
             ("APL/26/011", "2026-05-05", "MW/26/00634", "neighbour", "dormer overlooking, not as drawn", "fast_track", "allowed in part"),
             ("APL/26/014", "2026-06-17", "MW/26/00901", "applicant", "conditions on materials", "conservation", "dismissed"),
-            ("APL/26/019", "2026-08-26", "MW/26/01388", "neighbour", "porch on boundary, no notice served", "officer", "withdrawn"),
-            ("APL/26/022", "2026-10-29", "MW/26/02960", "neighbour", "deemed permit - extension 5m deep", "DEEMED (DA1)", "pending"),
-            ("APL/26/024", "2026-11-19", "MW/26/03512", "neighbour", "deemed - garden room on party wall", "DEEMED (DA1)", "pending"),
-            ("APL/26/025", "2026-11-30", "MW/26/03377", "ward cllr on behalf of residents", "deemed approval, uPVC frontage", "DEEMED (DA1)", "pending")]
+            ("APL/26/019", "2026-08-26", porch["app_id"], "neighbour", f"{porch['description'].lower()} - on the boundary, no notice served", "officer", "withdrawn"),
+            ("APL/26/022", _after("2026-10-29", deemed[0]), deemed[0]["app_id"], "neighbour", f"deemed permit - {deemed[0]['description'].lower()}", "DEEMED (DA1)", "pending"),
+            ("APL/26/024", _after("2026-11-19", deemed[1]), deemed[1]["app_id"], "neighbour", f"deemed - {deemed[1]['description'].lower()}, party wall", "DEEMED (DA1)", "pending"),
+            ("APL/26/025", _after("2026-11-30", deemed[2]), deemed[2]["app_id"], "ward cllr on behalf of residents", f"deemed approval, {deemed[2]['description'].lower()}", "DEEMED (DA1)", "pending")]
     buf = io.StringIO()
     csv.writer(buf).writerows(rows)
     (out / "data" / "appeals_2026.csv").write_text(buf.getvalue(), encoding="utf-8")
+
+
+def _after(lodged: str, case: dict) -> str:
+    """An appeal is lodged after the decision it appeals (two days after, where the usual date is too early)."""
+    return max(lodged, (permits.day(case["decided"]) + timedelta(days=2)).isoformat())
 
 
 def _tickets(out: Path) -> None:

@@ -303,9 +303,11 @@ class People:
                 break
         parts, tags, facts = [], [], []
         now = self.clock.now()
-        for t in matched[:MAX_TOPICS_PER_MESSAGE]:
+        # a topic that needs a fact not yet known comes after the others, which may give it in this very
+        # reply ("nothing has landed since the 27th" before "the vendor quote early in the new year")
+        for t in sorted(matched[:MAX_TOPICS_PER_MESSAGE], key=lambda t: not set(t.get("requires_facts", [])) <= self.known):
             key = person["id"] + "/" + t["id"]
-            if not set(t.get("requires_facts", [])) <= self.known:
+            if not set(t.get("requires_facts", [])) <= self.known | set(facts):
                 parts.append(t.get("requires_miss") or person["fallback"])
                 tags.append(t["id"] + ":needs_prior")
                 continue

@@ -53,7 +53,7 @@ def _legacy(acc: dict, run: date) -> tuple[float, str]:
     return p, ("save10" if ok and p >= 0.5 else "")
 
 
-def _scored_base(rng: random.Random, params: dict) -> str:
+def _scored_base(rng: random.Random, params: dict) -> tuple[str, list[dict]]:
     import csv
     import io
     accs, _ = mobile.accounts(rng, params, DEV_RUN, 2400, 1_000_000)
@@ -63,15 +63,17 @@ def _scored_base(rng: random.Random, params: dict) -> str:
     for a in accs:
         p, offer = _legacy(a, DEV_RUN)
         w.writerow([a[k] for k in FIELDS] + [f"{p:.4f}", "Y" if p >= 0.5 else "N", offer])
-    return buf.getvalue()
+    return buf.getvalue(), accs
 
 
-def _campaign_log(rng: random.Random, params: dict) -> str:
-    """Weekly run summaries (save-campaign job), flagged share by region from a sample of each run."""
+def _campaign_log(rng: random.Random, params: dict, last: list[dict]) -> str:
+    """Weekly run summaries (save-campaign job), flagged share by region from a sample of each run; the
+    last run's sample is the scored base in data/ (``last``), so the log and the file agree."""
     lines = []
     for k in range(13):
         run = date(2026, 9, 7) + timedelta(days=7 * k)
-        accs, _ = mobile.accounts(random.Random(f"log:{run}:{params.get('world_seed', 0)}"), params, run, 3000, 9_000_000)
+        accs = last if run == DEV_RUN else mobile.accounts(
+            random.Random(f"log:{run}:{params.get('world_seed', 0)}"), params, run, 3000, 9_000_000)[0]
         by: dict[str, list[int]] = {}
         offers = 0
         for a in accs:
@@ -125,7 +127,9 @@ def _tickets(params: dict) -> str:
         ["DATA-1187", (drop - timedelta(days=1)).isoformat(), "callum.reid", "Done",
          f"Mediation vendor rotating SFTP keys for the {code} landing zone tonight. New key installed on our side. No action expected."],
         ["RET-412", (drop + timedelta(days=8)).isoformat(), "s.akhtar", "Closed - won't fix",
-         f"{region} flagged % way up on this week's run. Real? Checked: PAC requests in {region} are flat. Rhian says it's the Black Friday switching season, closing."],
+         (f"{region} flagged % way up on this week's run. Real?" if (DEV_RUN - drop).days >= 7 else
+          f"{region} data usage down in the warehouse since the weekend - customers going quiet before they leave?")
+         + f" Checked: PAC requests in {region} are flat. Rhian says it's the Black Friday switching season, closing."],
         ["RA-233", "2026-09-09", "helen.bain", "Open", "RA exceptions: 14 save-desk discounts on in-term accounts in Aug. Reminder sent to Newport. Campaign is clean."],
         ["COMP-41", "2026-04-11", "adaeze.n", "Closed", "Save SMS re-approved after the April price-rise wording change. Copy in docs/sms_copy_approval.md"],
         ["RET-420", "2026-12-01", "rhian.cadogan", "Open", "Go to 20% for everyone flagged from the 7th or 14th Dec run. Config change only?"],
@@ -149,7 +153,8 @@ def dev(params: dict, out) -> None:
     rng = random.Random(f"dev:{int(params.get('world_seed', 0))}")
     (out / "data").mkdir(exist_ok=True)
     (out / "logs").mkdir(exist_ok=True)
-    (out / "data" / "scored_base_2026-11-30.csv").write_text(_scored_base(rng, params), encoding="utf-8")
+    scored, accs = _scored_base(rng, params)
+    (out / "data" / "scored_base_2026-11-30.csv").write_text(scored, encoding="utf-8")
     (out / "data" / "tickets_export.csv").write_text(_tickets(params), encoding="utf-8")
-    (out / "logs" / "save_campaign.log").write_text(_campaign_log(rng, params), encoding="utf-8")
+    (out / "logs" / "save_campaign.log").write_text(_campaign_log(rng, params, accs), encoding="utf-8")
     (out / "logs" / "mediation_ingest.log").write_text(_ingest_log(rng, params), encoding="utf-8")

@@ -113,5 +113,5 @@ def test_trial_report_counts_and_gives_no_fact(tmp_path):
     out = run_trial(TASK, variant, ws, 0)
     text = out["feedback"]
     assert re.search(r"\d+ would get 10%", text) and "Wales" in text and "of the 9 regions" in text
-    assert re.search(r"Leanne \(save desk\): going by last week, \d+ of these", text)
+    assert re.search(r"Leanne \(save desk\): going by last week, \d+ of these.*; by region: [A-Z][a-z]+ \d+", text)
     assert "SFTP" not in text and "impute" not in text and out["facts"] == []

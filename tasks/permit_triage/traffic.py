@@ -198,7 +198,6 @@ def _history(params: dict) -> tuple[list[dict], dict]:
     """Every minor works case validated from August to the Friday before the clock, with what happened."""
     rng = random.Random(f"dev:{int(params.get('world_seed', 0))}")
     rows, k = [], 1200
-    officer_free = DEV_FIRST
     for d in _days(DEV_FIRST, 200):
         if d > DEV_LAST:
             break
@@ -207,7 +206,7 @@ def _history(params: dict) -> tuple[list[dict], dict]:
             k += rng.choice([1, 1, 1, 2])
             route = _legacy_route(app, params)
             if route == "fast_track":
-                done = add = permits.add_wd(d, permits.FAST_TRACK_WD + (permits.AMEND_WD if t["plans_issue"] else 0))
+                done = permits.add_wd(d, permits.FAST_TRACK_WD + (permits.AMEND_WD if t["plans_issue"] else 0))
                 who = rng.choice(TECHS)
             elif route == "conservation":
                 done = permits.add_wd(d, rng.randint(4, 11))
@@ -216,8 +215,7 @@ def _history(params: dict) -> tuple[list[dict], dict]:
                 wait = rng.randint(3, 8) if d < UPGRADE else rng.randint(6, 10) + (d - UPGRADE).days // 9
                 done = permits.add_wd(d, wait)
                 who = rng.choice(OFFICERS)
-            add = None
-            rows.append({"app": app, "truth": t, "route": route, "done": done, "who": who, "add": add})
+            rows.append({"app": app, "truth": t, "route": route, "done": done, "who": who})
     return rows, {}
 
 

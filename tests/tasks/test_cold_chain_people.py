@@ -63,7 +63,7 @@ def test_lucys_promised_list_arrives_and_matches_the_misread_lines():
     msgs = {m["id"]: m["text"] for m in eng.read_inbox()}
     assert "m2_lucy_list" in msgs and "F_master" in eng.known
     misread = [p for p in CC.PRODUCTS if p[6] in ("dnr", "odd")]
-    assert f"nine ambient lines" in msgs["m2_lucy_list"].lower() and len(misread) == 9
+    assert "nine ambient lines" in msgs["m2_lucy_list"].lower() and len(misread) == 9
     for p in misread:
         assert p[1].split()[0].lower() in msgs["m2_lucy_list"].lower(), p[1]
 

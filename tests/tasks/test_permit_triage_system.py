@@ -17,7 +17,6 @@ import pytest
 from fdegym_env.core.registry import load_task
 from fdegym_env.core.workspace import world_snapshot
 from fdegym_env.grading.grade import apply_solution, run_trial
-
 from tests.tasks.people_of import people_of, told
 
 TASK = load_task("permit_triage")

@@ -301,7 +301,9 @@ class People:
             if t.get("exclusive") and gates.get(t["id"]):
                 matched = [t]
                 break
-        parts, tags, facts = [], [], []
+        parts: list[str] = []
+        tags: list[str] = []
+        facts: list[str] = []
         now = self.clock.now()
         # a topic that needs a fact not yet known comes after the others, which may give it in this very
         # reply ("nothing has landed since the 27th" before "the vendor quote early in the new year")

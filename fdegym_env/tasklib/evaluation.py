@@ -25,7 +25,7 @@ Keys of the result starting with ``_`` are for the trial only; ``grade`` drops t
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from fdegym_env.tasklib.replay import Decider
 
@@ -51,3 +51,10 @@ def grader(evaluate: Evaluate, entry: str | None = None) -> Callable[[Any, dict,
 
     grade.__doc__ = f"Grade by {getattr(evaluate, '__module__', '?')}.{getattr(evaluate, '__name__', '?')}."
     return grade
+
+
+def named(ids: Iterable[str], shown: int) -> str:
+    """How a trial report names examples beside its count: the first ``shown`` ids, sorted, and
+    "(5 of 11 shown)" when there are more (``named(["b", "a", "c"], 2)`` -> ``"a, b (2 of 3 shown)"``)."""
+    ids = sorted(ids)
+    return ", ".join(ids[:shown]) + (f" ({shown} of {len(ids)} shown)" if len(ids) > shown else "")

@@ -14,8 +14,7 @@ SHOWN = 3
 
 
 def _named(ids: list[str]) -> str:
-    ids = sorted(ids)
-    return ", ".join(ids[:SHOWN]) + (f" ({SHOWN} of {len(ids)} shown)" if len(ids) > SHOWN else "")
+    return evaluation.named(ids, SHOWN)
 
 
 def _region(row: dict) -> str:

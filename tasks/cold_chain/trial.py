@@ -7,14 +7,15 @@ from __future__ import annotations
 
 from collections import Counter
 
+from fdegym_env.tasklib import evaluation
+
 from . import grader
 
 SHOWN = 4
 
 
 def _named(ids: list[str]) -> str:
-    ids = sorted(ids)
-    return ", ".join(ids[:SHOWN]) + (f" ({SHOWN} of {len(ids)} shown)" if len(ids) > SHOWN else "")
+    return evaluation.named(ids, SHOWN)
 
 
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:

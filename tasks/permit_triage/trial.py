@@ -14,8 +14,7 @@ SHOWN = 5
 
 
 def _named(ids: list[str]) -> str:
-    ids = sorted(ids)
-    return ", ".join(ids[:SHOWN]) + (f" ({SHOWN} of {len(ids)} shown)" if len(ids) > SHOWN else "")
+    return evaluation.named(ids, SHOWN)
 
 
 def run(deploy, params: dict, day: int, traffic: dict) -> dict:

@@ -312,3 +312,10 @@ def test_output_spec_is_defined_once():
     assert (spec.key, spec.on_malformed) == ("id", "item")
     assert spec.check([{"id": 1, "queue": None}, {"id": 2, "queue": "b"}], [1, 2]) == (
         {1: {"id": 1, "queue": None}}, ["2: queue='b' not one of a, None"])
+
+
+def test_named_gives_sorted_examples_and_says_how_many_were_shown():
+    from fdegym_env.tasklib.evaluation import named
+    assert named(["QR-3", "QR-1", "QR-2"], 2) == "QR-1, QR-2 (2 of 3 shown)"
+    assert named(["QR-2", "QR-1"], 2) == "QR-1, QR-2"
+    assert named([], 3) == ""

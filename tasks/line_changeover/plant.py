@@ -94,4 +94,5 @@ def run_line(line, jobs, params):
         out["packed"] += job["cases"]
         out["done"].append(job["job_id"])
         prev = p
+    out["idle_min"] = 0.0 if out["short"] else limit - t
     return out

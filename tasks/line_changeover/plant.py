@@ -68,24 +68,27 @@ def run_line(line, jobs, params):
     out = {"packed": 0.0, "waste": 0, "washes": 0, "flavour": 0, "swaps": 0, "changeover_min": 0.0,
            "short": [], "done": [], "cross_contact": []}
     limit = hours(line, params) * 60
+    skipped = False
     for job, wash in jobs:
         p = job["product"]
-        if wash:
+        crew_wash = not wash and skipped and wash_needed(prev, p, params)
+        if wash or crew_wash:
             m, w = washdown(line, params)
         else:
             m, w = flavour_change(line, prev, p, params) if prev else (0.0, 0)
         run = job["cases"] / PRODUCTS[p]["rate"] * 60
         if t + m + run > limit:
-            # the team leader won't start a run she can't finish before hygiene comes in: the line stops,
-            # the mix the kitchen made for this run is binned, and the rest of the day's runs are short
-            out["short"] += [(j["job_id"], j["cases"]) for j, _w in jobs[len(out["done"]):]]
+            # the team leader won't start a run she can't finish before hygiene comes in: the mix the
+            # kitchen made for it is binned, and she goes on to the next run on the sheet
+            out["short"].append((job["job_id"], job["cases"]))
             out["waste"] += job["cases"]
-            break
-        if wash:
-            out["washes"] += 1
+            skipped = True
+            continue
+        if wash or crew_wash:
+            out["washes"] += 1          # after a skipped run the pre-start check calls any wash-down QA needs
         elif wash_needed(prev, p, params):
             out["cross_contact"].append((prev, p, job["job_id"]))
-        if not wash and prev and prev != p:
+        if not (wash or crew_wash) and prev and prev != p:
             out["flavour"] += 1
             out["swaps"] += PRODUCTS[prev]["family"] != PRODUCTS[p]["family"] and line == params["new_line"]
         t += m + run
@@ -94,5 +97,5 @@ def run_line(line, jobs, params):
         out["packed"] += job["cases"]
         out["done"].append(job["job_id"])
         prev = p
-    out["idle_min"] = 0.0 if out["short"] else limit - t
+    out["idle_min"] = limit - t
     return out

@@ -44,7 +44,7 @@ def week_jobs(rng: random.Random, params: dict, tag: str) -> list[dict]:
 
 def held_out(params: dict, seed: int) -> dict:
     rng = random.Random(seed * 7919 + int(params["world_seed"]))
-    weeks = [date(2026, 12, 7) + timedelta(weeks=w) for w in range(4)]
+    weeks = [date(2026, 12, 7) + timedelta(weeks=w) for w in range(8)]
     return {"weeks": [{"week": f"{w:%Y-%m-%d}", "jobs": week_jobs(rng, params, f"WO{w:%y%m%d}")} for w in weeks]}
 
 

@@ -1,7 +1,7 @@
 """line_changeover grader audit: a boundary test for each incident rule and KPI term (DESIGN_NOTES.md lists
 where an agent learns each one): allergen cross-contact exactly when a wash-down allergen is dropped
 without a wash-down, the day starting clean; a malformed plan; packed cases, purge and wash-down waste,
-a run that cannot finish before the end of the day binned with the rest of the day short, held jobs."""
+a run that cannot finish before the end of the day binned, held jobs."""
 
 from __future__ import annotations
 
@@ -96,14 +96,24 @@ def test_new_filler_times_are_the_variants():
     assert PLANT.flavour_change("L2", "HUM-CLS", "HUM-RPP", line1) == (40.0, 12)
 
 
-def test_a_run_that_cannot_finish_is_binned_and_the_rest_of_the_day_is_short():
+def test_a_run_that_cannot_finish_is_binned_and_the_crew_goes_on():
     rate = PLANT.PRODUCTS["SWP-HAR"]["rate"]                     # cases an hour
-    first = int(rate * 15)                                       # 15 of the 16 hours
-    jobs = [job("A", "SWP-HAR", first), job("B", "SAL-TOM", 1000), job("C", "SAL-TOM", 100)]
+    first = int(rate * 14)                                       # 14 of the 16 hours
+    jobs = [job("A", "SWP-HAR", first), job("B", "SAL-TOM", 1500), job("C", "SAL-TOM", 100)]
     out = evaluate(jobs, {"A": ("L1", 1, False), "B": ("L1", 2, False), "C": ("L1", 3, False)})
-    assert out["details"]["packed_per_week"] == first
-    assert out["details"]["waste_per_week"] == 1000              # B's mix; C never made
-    assert out["details"]["short_jobs"] == 2
+    assert out["details"]["packed_per_week"] == first + 100      # B would end after 16 h; C still fits
+    assert out["details"]["waste_per_week"] == 1500 + 12         # B's mix binned, C's flavour-change purge
+    assert out["details"]["short_jobs"] == 1
+
+
+def test_after_a_skipped_run_the_crew_does_the_wash_down_qa_needs():
+    rate = PLANT.PRODUCTS["HUM-CLS"]["rate"]
+    jobs = [job("A", "HUM-CLS", int(rate * 12)), job("B", "HUM-RPP", 4000), job("C", "SAL-TOM", 100)]
+    # the plan had no wash before C because B (sesame) was to run before it - B is skipped, C follows houmous
+    out = evaluate(jobs, {"A": ("L1", 1, False), "B": ("L1", 2, False), "C": ("L1", 3, True)})
+    assert out["incidents"] == [] and out["details"]["washes"] == 1
+    out = evaluate(jobs, {"A": ("L1", 1, False), "B": ("L1", 2, False), "C": ("L1", 3, False)})
+    assert out["incidents"] == [] and out["details"]["washes"] == 1 and out["details"]["packed_per_week"] == int(rate * 12) + 100
 
 
 def test_the_day_ends_at_the_lines_hours():

@@ -64,3 +64,12 @@ def test_a_ticket_calls_the_flag_rate_up_only_where_the_last_run_shows_it():
 def test_the_save_desk_says_who_the_puzzled_customers_are():
     r = people_of("churn_offers").contact("leanne_price", "Who are the customers who ring up puzzled by a save text?")
     assert "save_calls" in told(r) and "never going" in r.reply
+
+
+def test_revenue_assurance_confirms_a_boundary_without_a_bare_no():
+    """Round 15b: asked to confirm 'min_term_end on or before the run date', Helen opened "No." and then
+    confirmed it."""
+    r = people_of("churn_offers").contact(
+        "helen_bain", "The campaign offers only to out-of-term accounts, defined as min_term_end on or before the run "
+                      "date - is that the right boundary?")
+    assert "minimum_term" in told(r) and not r.reply.startswith("No.") and "min_term_end on or before the run date" in r.reply

@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 
 from fdegym_env.core.registry import load_task
-
 from tests.tasks.people_of import people_of, told
 
 TASK = load_task("line_changeover")

@@ -51,3 +51,23 @@ def test_legal_answers_the_cases_already_past_their_date():
 def test_the_operations_lead_says_a_case_past_its_date_is_deemed():
     r = people_of("permit_triage").contact("karen_oldroyd", "What happens when a case reaches its decide_by still open?")
     assert "deemed_notices" in told(r) and "can't decide the past" in r.reply
+
+
+IMOGEN = ("Dr Sutcliffe - I'm the engineer fixing the minor works triage that routes cases to your queue. Three questions:\n"
+          "1) Your ticket REQ-20511 (add new CA streets per the Cabinet minute) is still waiting for the list. Which "
+          "conservation area was designated, on what date, and exactly which streets should the triage route to you?\n"
+          "2) Any other street-list changes (streets added/removed in existing areas, spelling variants of street names)?\n"
+          "3) Applicants often tick \"in a conservation area\" for streets that are not (you return them as \"not CA\"), "
+          "and since portal v3 the question defaults to \"Don't know\" sent as N. Do you want the applicant's tick to keep "
+          "sending a case to you (belt and braces), or should the street list alone decide?")
+
+
+@pytest.mark.parametrize("variant", ["base", "foundry_quarter"])
+def test_the_conservation_officer_says_the_street_decides_not_the_tick(variant):
+    """Round 15b: asked three things, the tick third, she gave the areas only, after "I couldn't give you the
+    exact date offhand" where nothing had been designated."""
+    ppl = people_of("permit_triage", variant)
+    ppl.wait(24)
+    r = ppl.contact("imogen_sutcliffe", IMOGEN)
+    assert "conservation_areas" in told(r) and "not what the applicant ticks" in r.reply
+    assert "couldn't give you the exact date" not in r.reply

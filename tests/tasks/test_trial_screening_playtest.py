@@ -40,3 +40,16 @@ def test_the_monitors_message_is_the_written_confirmation():
     r = people_of("trial_screening").contact(
         "lars_engebretsen", "SCR-1634 was screened with creatinine 1.62 mg/dL. Which protocol version governs her, and from what date is v4.0 active?")
     assert "F_amendment" in r.facts and "written confirmation" in r.reply
+
+
+def test_with_the_monitor_away_the_binder_email_says_so():
+    """Round 15b: in monitor_away Rosa's email sent the player to the monitor, whose out-of-office sent them to
+    the CRA; her email now says where he is and who has the letters, and the CRA's letter is with her today."""
+    ppl = people_of("trial_screening", "monitor_away")
+    ppl.contact("rosa_delgado", "Has IRB approved Amendment 3, and has Parallax sent the written site activation letter?")
+    ppl.wait(6)
+    mail = [m["text"] for m in ppl.read_inbox() if m["id"] == "m3_rosa_binder"]
+    assert mail and "Lisbon" in mail[0] and "Brianna" in mail[0]
+    ppl.wait(24)
+    r = ppl.contact("brianna_walsh", "Do you have the activation letter for Amendment 3 - what date does it give?")
+    assert "with me today" in r.reply and "in my bag" not in r.reply

@@ -45,6 +45,7 @@ PRODUCTS = [
 BY_CODE = {p[0]: p for p in PRODUCTS}
 FLEET = [f"CV{n:02d}" for n in range(1, 25)]          # 24 dual-temp vans; CV17-CV24 carry Kelvo K2 loggers
 K2_VANS = set(FLEET[16:])
+VACCINES = {"HAL-QIV-05", "HAL-RZV-01"}              # where the SOP has a vaccine allowance (`vaccine_min`)
 
 
 def true_range(code: str) -> tuple:
@@ -66,12 +67,19 @@ def minutes_above(temps: list[float], limit: float, interval_min: int) -> int:
     return sum(interval_min for t in temps if t > limit)
 
 
+def allowance(code: str, params: dict) -> int:
+    """The SOP's cumulative minutes for this product: `window_min`, or `vaccine_min` for a vaccine
+    where the SOP sets one (0 = none)."""
+    return (params.get("vaccine_min") or params["window_min"]) if code in VACCINES else params["window_min"]
+
+
 def excursion(load: dict, params: dict) -> bool:
-    """The client SOP: more than `window_min` cumulative minutes above the product's upper limit (and,
-    where the SOP has one, any reading above `peak_c` for a 2-8 line) is an excursion."""
+    """The client SOP: more than the product's allowance (`window_min`; `vaccine_min` for a vaccine
+    where the SOP has one) in cumulative minutes above its upper limit (and, where the SOP has one,
+    any reading above `peak_c` for a 2-8 line) is an excursion."""
     lo, hi = true_range(load["product_code"])
     temps = celsius(load, params)
-    if minutes_above(temps, hi, load["interval_min"]) > params["window_min"]:
+    if minutes_above(temps, hi, load["interval_min"]) > allowance(load["product_code"], params):
         return True
     return bool(params["peak_c"]) and lo is not None and max(temps) > params["peak_c"]
 

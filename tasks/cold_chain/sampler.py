@@ -1,7 +1,7 @@
 """Procedural variants for cold_chain (``variant="sample:N"``).
 
 Each sample takes one non-base structure (the SOP's window after rev 7, a peak cap, the K2 loggers'
-tenths export, the RP on leave) so the solution memorised from base scores <= 0.8, and re-draws the
+tenths export, the RP on leave, the vaccines' own allowance) so the solution memorised from base scores <= 0.8, and re-draws the
 texture: how often a unit trips or struggles on a hot afternoon, the vans out each day, the world seed.
 """
 
@@ -12,7 +12,7 @@ import random
 from fdegym_env.tasklib.sampling import SamplerContext
 
 CTX = SamplerContext.of(__name__)
-STRUCTURES = ["sop_rev7", "peak_cap", "tenths_loggers", "qa_on_leave"]
+STRUCTURES = ["sop_rev7", "peak_cap", "tenths_loggers", "qa_on_leave", "vaccine_window"]
 
 
 def sample(rng: random.Random) -> dict:

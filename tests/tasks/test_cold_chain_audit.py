@@ -62,6 +62,22 @@ def test_peak_cap_is_for_fridge_lines_only():
     assert not CC.excursion(load([20.0] * 5 + [24.9], code="HAL-SAL-100"), params("peak_cap"))
 
 
+@pytest.mark.parametrize("code", ["HAL-QIV-05", "HAL-RZV-01"])
+def test_vaccine_allowance_boundary(code):
+    p = params("vaccine_window")
+    assert p["vaccine_min"] == 10 and p["window_min"] == 30
+    assert not CC.excursion(load(over(10), code=code), p)      # exactly Appendix C's ten minutes: fine
+    assert CC.excursion(load(over(12), code=code), p)          # one more reading: an excursion
+    assert not CC.excursion(load(over(12), code=code), params("base"))   # base: the vaccines get thirty
+
+
+def test_vaccine_allowance_is_for_the_vaccines_only():
+    p = params("vaccine_window")
+    assert not CC.excursion(load(over(30), code="HAL-INS-GLA"), p)     # other 2-8 lines keep thirty
+    assert CC.excursion(load(over(32), code="HAL-INS-GLA"), p)
+    assert not CC.excursion(load([20.0] * 10 + [25.5] * 15, code="HAL-BEC-100"), p)   # ambient: 30 min
+
+
 def test_ambient_lines_are_held_to_their_label_limit():
     p = params()
     assert CC.true_range("HAL-SAL-100") == (None, 30) and CC.true_range("HAL-BEC-100") == (None, 25)

@@ -31,13 +31,23 @@ def minutes_said(text: str, window: int) -> bool:
     return f"{window} minutes" in text or f"{window} cumulative" in text or words[window] in text.lower()
 
 
-@pytest.mark.parametrize("variant", ["base", "sop_rev7", "peak_cap", "tenths_loggers"])
+@pytest.mark.parametrize("variant", ["base", "sop_rev7", "peak_cap", "tenths_loggers", "vaccine_window"])
 def test_anjali_states_the_allowance_the_grader_applies(variant):
     p = TASK.variant(variant).params
     r = people(variant).contact("anjali_mistry", SOP_Q)
     assert "client_sop" in r.tags and "F_sop" in r.facts, (r.tags, r.reply)
     assert minutes_said(r.reply, p["window_min"]) and "cumulative" in r.reply.lower() + " total"
     assert (f"{p['peak_c']} °C" in r.reply) == bool(p["peak_c"])
+
+
+def test_anjali_states_the_vaccines_own_allowance_only_where_the_sop_has_it():
+    p = TASK.variant("vaccine_window").params
+    r = people("vaccine_window").contact("anjali_mistry", SOP_Q)
+    assert f"{p['vaccine_min']} minutes" in r.reply and "HAL-QIV-05" in r.reply and "HAL-RZV-01" in r.reply
+    assert set(CC.VACCINES) == {"HAL-QIV-05", "HAL-RZV-01"}
+    assert CC.allowance("HAL-QIV-05", p) == p["vaccine_min"] and CC.allowance("HAL-INS-GLA", p) == p["window_min"]
+    base = people("base").contact("anjali_mistry", SOP_Q)
+    assert "Appendix C" not in base.reply and CC.allowance("HAL-QIV-05", TASK.variant("base").params) == 30
 
 
 def test_on_leave_anjali_is_away_and_hannah_holds_the_sop_behind_a_qr_number():

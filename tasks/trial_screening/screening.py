@@ -101,14 +101,16 @@ def _report(analyte: str, true: float, lab: str, params: dict, rng: random.Rando
     return v, rng.choice(UNIT_SPELL[SI_UNIT[analyte]])
 
 
-def _off_limit(analyte: str, true: float) -> float:
+def _off_limit(analyte: str, true: float, params: dict) -> float:
     """A first draw that reads out of range when the true value is not (a non-fasting glucose, a
-    dehydrated creatinine, a lab's HbA1c off by a point) - the retest is the one that counts."""
+    dehydrated creatinine, a lab's HbA1c off by a point) - the retest is the one that counts. The
+    HbA1c draw reads above the upper limit of either version (amend_hba1c widens it to 11.5 %)."""
     if analyte == "GLU":
         return float(max(round(true) + 60, 292))
     if analyte == "CREAT":
         return round(max(true, 1.5) + 0.45, 2)
-    return round(max(true + 1.6, 10.9), 1)
+    top = max(10.5, float(params["amend_new"])) if params["amend_analyte"] == "HBA1C" else 10.5
+    return round(max(true + 1.6, top + 0.4), 1)
 
 
 def patients(rng: random.Random, params: dict, start: date, days: int, n: int, first: int) -> list[dict]:
@@ -125,7 +127,7 @@ def patients(rng: random.Random, params: dict, start: date, days: int, n: int, f
         retest = int((i + 1) * share) > int(i * share)          # an even share of visits, not a coin per visit
         redo = rng.choice(["GLU", "CREAT", "HBA1C"]) if retest else None
         for a in ("HBA1C", "GLU", "CREAT"):
-            draws = [(_off_limit(a, true[a]), day), (true[a], day + timedelta(days=rng.randint(3, 9)))] \
+            draws = [(_off_limit(a, true[a], params), day), (true[a], day + timedelta(days=rng.randint(3, 9)))] \
                 if a == redo else [(true[a], day)]
             for tv, when in draws:
                 v, unit = _report(a, tv, lab, params, rng)

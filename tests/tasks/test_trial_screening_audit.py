@@ -16,6 +16,7 @@ S = TASK.module("screening")
 GRADER = TASK.module("grader")
 BASE = dict(TASK.variant("base").params)
 GLUCOSE = dict(TASK.variant("amend_glucose").params)
+HBA1C = dict(TASK.variant("amend_hba1c").params)
 
 
 def visit(screened="2026-11-03", age=55, bmi=31.0, insulin=False, hba1c=8.0, glu=180.0, creat=1.0, sid="SCR-7001"):
@@ -49,6 +50,16 @@ def test_a_tightening_amendment_applies_from_its_day_too(screened, glu, ok):
     assert S.truly_eligible(visit(screened=screened, creat=1.6), GLUCOSE) is False      # creatinine stays at 1.5
 
 
+@pytest.mark.parametrize("screened, hba1c, ok", [("2026-11-11", 10.6, False), ("2026-11-12", 10.6, True),
+                                                 ("2026-11-12", 11.5, True), ("2026-11-12", 11.6, False),
+                                                 ("2026-11-12", 6.9, False), ("2026-11-12", 7.0, True)])
+def test_an_amendment_to_the_hba1c_inclusion_widens_its_upper_bound_only_from_its_day(screened, hba1c, ok):
+    assert HBA1C["amend_date"] == "2026-11-12"
+    assert S.truly_eligible(visit(screened=screened, hba1c=hba1c), HBA1C) is ok
+    assert S.truly_eligible(visit(screened=screened, creat=1.6), HBA1C) is False        # creatinine stays at 1.5
+    assert S.truly_eligible(visit(screened=screened, glu=271.0), HBA1C) is False        # glucose stays at 270
+
+
 def test_the_repeat_draw_is_the_value_that_counts():
     import random
     pts = S.patients(random.Random(4), BASE, S.date(2026, 11, 2), 28, 400, 7000)
@@ -57,6 +68,19 @@ def test_the_repeat_draw_is_the_value_that_counts():
     for p in redrawn:
         rows = [r for r in p["labs"] if r["analyte"] == p["_retest"]]
         assert len(rows) == 2 and S.latest(p["labs"], p["_retest"]) is max(rows, key=lambda r: r["collected"])
+
+
+@pytest.mark.parametrize("variant", ["base", "amend_hba1c"])
+def test_a_first_hba1c_draw_that_is_redrawn_reads_above_the_limit_of_either_version(variant):
+    import random
+    params = dict(TASK.variant(variant).params)
+    pts = S.patients(random.Random(4), params, S.date(2026, 11, 2), 28, 400, 7000)
+    redrawn = [p for p in pts if p["_retest"] == "HBA1C"]
+    assert redrawn
+    top = 11.5 if variant == "amend_hba1c" else 10.5
+    for p in redrawn:
+        first = min((r for r in p["labs"] if r["analyte"] == "HBA1C"), key=lambda r: r["collected"])
+        assert first["value"] > top
 
 
 @pytest.mark.parametrize("analyte, true", [("CREAT", 1.45), ("CREAT", 1.55), ("GLU", 266.0), ("GLU", 275.0),

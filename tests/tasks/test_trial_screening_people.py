@@ -1,7 +1,8 @@
 """trial_screening people: the medical monitor answers the activation date only for a named
 participant; the director signs off only once he knows why patients fail; Rosa's promised email
 arrives; in monitor_away the CRA holds the date and the monitor's out-of-office names her; a variant
-that changes the amendment changes what the monitor says; the trial report gives counts."""
+that changes the amendment (amend_hba1c: the HbA1c inclusion, 10.5 -> 11.5 %) changes what the monitor
+says; the trial report gives counts."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ def test_the_monitor_answers_the_date_only_for_a_named_participant():
 
 
 @pytest.mark.parametrize("variant, said", [("amend_glucose", "240"), ("late_activation", "2026-11-23"),
-                                           ("ifcc_hba1c", "2026-11-16")])
+                                           ("ifcc_hba1c", "2026-11-16"), ("amend_hba1c", "7.0-11.5 %"),
+                                           ("amend_hba1c", "2026-11-12")])
 def test_a_variant_that_changes_the_amendment_changes_what_the_monitor_says(variant, said):
     r = people_of("trial_screening", variant).contact("lars_engebretsen", "For SCR-1802: " + ASK_DATE)
     assert "F_amendment" in r.facts and said in r.reply

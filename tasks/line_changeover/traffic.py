@@ -20,7 +20,7 @@ TUBS = [c for c, p in plant.PRODUCTS.items() if p["format"] == "tub"]
 WEIGHTS = {"HUM-CLS": 9, "HUM-RPP": 5, "HUM-CON": 4, "HUM-LFT": 3, "BAB-GAN": 2, "TZK-CLS": 5, "SCC-CHV": 4,
            "BLU-CHS": 2, "SAT-PNT": 2, "PES-CSH": 2, "SWP-HAR": 3, "SAL-TOM": 5, "GUA-CHK": 4, "SAL-MNG": 3,
            "FET-OLV": 3, "HUM-MOR": 3, "HON-MUS": 2, "SAL-CHP": 3}
-INSTALL = date(2026, 10, 12)          # the new filler's first production week
+REMOVED, INSTALL = date(2026, 10, 12), date(2026, 10, 14)   # the old filler out, the new one running
 
 
 DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri"]
@@ -83,6 +83,8 @@ def changeover_log(params: dict) -> str:
     while day <= date(2026, 11, 27):
         if day.weekday() < 5:
             for line in plant.LINES:
+                if line == params["new_line"] and REMOVED <= day < INSTALL:
+                    continue                    # the line was down while the filler was swapped
                 codes = [rng.choice(POTS if line != "L3" else POTS + TUBS) for _ in range(rng.randint(1, 3))]
                 prev = rng.choice(POTS)
                 for shift, code in zip(["AM", "PM", "PM"], codes):

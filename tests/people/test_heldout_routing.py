@@ -61,7 +61,7 @@ def test_a_tuning_set_measured_through_the_engine():
 
 ROUTING = Path(__file__).resolve().parents[1] / "routing"
 # blind sets and their minimum questions per task (blind5 and blind6 were written shorter, 24-28 per task; blind9 has 15;
-# blind10 covers three of the newer scenarios)
+# blind10 covers the five newer scenarios)
 BLIND_MIN = {"blind2": 30, "blind3": 30, "blind4": 30, "blind5": 24, "blind6": 24, "blind7": 30, "blind7_second": 30, "blind8": 30, "blind9": 15, "blind10": 30, "agent_traffic": 1, "agent_traffic2": 1, "agent_traffic3": 1,
              "agent_traffic4": 1, "agent_traffic4_second": 1, "agent_traffic5": 1, "agent_traffic6": 1, "agent_traffic6_all": 1,
              "agent_traffic7": 1}

@@ -379,10 +379,13 @@ class SemanticRouter:
             several = questions_in_context(text, self.context) if listed else []
             if several:
                 # several questions in one message: each is also heard on its own, as a person reads them
+                sign_off: list[Topic] | None = None       # scored on the whole message, once
                 for q in several[:MAX_QUESTIONS]:
-                    # a question asking for a decision on the proposal the message sets out: the sign-off topic
-                    heard = self._question_topics(person, q) or (
-                        self._sign_off_topic(person, text) if _SIGN_OFF_ASK.search(q) else [])
+                    heard = self._question_topics(person, q)
+                    if not heard and _SIGN_OFF_ASK.search(q):
+                        # a question asking for a decision on the proposal the message sets out: the sign-off topic
+                        sign_off = self._sign_off_topic(person, text) if sign_off is None else sign_off
+                        heard = sign_off
                     for t in heard:
                         if t not in chosen:
                             chosen.append(t)

@@ -44,10 +44,10 @@ def run(deploy, params: dict, day: int, traffic: dict) -> dict:
     if breach["disclosure"]:
         lines.append(f"Adaeze: {len(breach['disclosure'])} offer text(s) I could not approve as worded, "
                      f"e.g. {_named(breach['disclosure'])}.")
-    heavy = [x["acc"]["account_id"] for x in offered if x["p"] < 0.25]
+    heavy = [x for x in offered if x["p"] < 0.25]
     if heavy:
-        where = Counter(_region(x) for x in offered if x["p"] < 0.25)
+        where = Counter(_region(x) for x in heavy)
         lines.append(f"Leanne (save desk): going by last week, {len(heavy)} of these would go to customers who'd ring "
-                     f"up puzzled - 'I'm not going anywhere' - e.g. {_named(heavy)}; by region: "
+                     f"up puzzled - 'I'm not going anywhere' - e.g. {_named([x['acc']['account_id'] for x in heavy])}; by region: "
                      + ", ".join(f"{r} {n}" for r, n in where.most_common()) + ".")
     return {"feedback": "\n".join(lines), "facts": [], "topics": [], "stats": det, "extra_cost": 0.0}

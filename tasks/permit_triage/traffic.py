@@ -194,7 +194,7 @@ def _legacy_route(app: dict, params: dict) -> str:
     return "fast_track" if legacy_small(app) else "officer"
 
 
-def _history(params: dict) -> tuple[list[dict], dict]:
+def _history(params: dict) -> list[dict]:
     """Every minor works case validated from August to the Friday before the clock, with what happened."""
     rng = random.Random(f"dev:{int(params.get('world_seed', 0))}")
     rows, k = [], 1200
@@ -216,7 +216,7 @@ def _history(params: dict) -> tuple[list[dict], dict]:
                 done = permits.add_wd(d, wait)
                 who = rng.choice(OFFICERS)
             rows.append({"app": app, "truth": t, "route": route, "done": done, "who": who})
-    return rows, {}
+    return rows
 
 
 def _note(rng: random.Random, row: dict, params: dict) -> str:
@@ -246,7 +246,7 @@ def dev(params: dict, out: Path) -> None:
     """data/caseload.sqlite (every case since August), data/sample_applications.json,
     data/appeals_2026.csv, data/it_tickets.csv, logs/triage.log."""
     rng = random.Random(f"devnotes:{int(params.get('world_seed', 0))}")
-    rows, _ = _history(params)
+    rows = _history(params)
     (out / "data").mkdir(parents=True, exist_ok=True)
     (out / "logs").mkdir(parents=True, exist_ok=True)
     db = out / "data" / "caseload.sqlite"
